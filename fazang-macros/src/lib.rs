@@ -1,0 +1,1 @@
+//! The attributes of fazang: `#[differentiate]` and `#[deriv_rule]`.

@@ -1,0 +1,6 @@
+//! The tape, `Var`, nested scopes and the backward sweep. No math lives here.
+
+mod ops;
+pub mod scope;
+pub mod tape;
+pub mod var;

@@ -1,0 +1,417 @@
+//! [`Var`], the active scalar, and the recording helpers every operation goes through.
+
+use super::tape::{with_tape, Adjoints, TapeStats};
+use std::fmt;
+
+/// Node index of constants: they are never recorded.
+const CONSTANT: u32 = u32::MAX;
+
+/// A `Copy` handle to a value on the current thread's tape (16 bytes: the value, its node
+/// index and the generation of the scope it was created in).
+///
+/// Arithmetic between `Var`s, `f64`s and references records onto the tape; a backward
+/// sweep started by [`grad`](Var::grad) fills in adjoints.
+///
+/// # Example
+///
+/// Fazang's log-normal-density example, with `y = 1.3`:
+///
+/// ```
+/// use fazang::prelude::*;
+/// let mu = Var::new(0.5);
+/// let sigma = Var::new(1.2);
+/// let f = -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln()
+///     - 0.5 * ((1.3 - mu) / sigma).powi(2);
+/// f.grad();
+/// assert!((mu.adj() - 0.8 / 1.44).abs() < 1e-15);
+/// assert!((sigma.adj() - (-1.0 / 1.2 + 0.64 / 1.728)).abs() < 1e-15);
+/// # fazang::clear_tape();
+/// ```
+#[derive(Clone, Copy)]
+pub struct Var {
+    val: f64,
+    idx: u32,
+    gen: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Var>() == 16);
+
+impl Var {
+    /// A new independent variable with value `v`, recorded on this thread's tape.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let x = Var::new(2.0);
+    /// assert_eq!(x.val(), 2.0);
+    /// ```
+    #[inline]
+    pub fn new(v: f64) -> Var {
+        with_tape(|t| Var {
+            val: v,
+            idx: t.push_independent(),
+            gen: t.gen(),
+        })
+    }
+
+    /// A constant: it records nothing and its adjoint is always zero.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let c = Var::constant(3.0);
+    /// assert!(c.is_constant());
+    /// ```
+    #[inline]
+    pub const fn constant(v: f64) -> Var {
+        Var {
+            val: v,
+            idx: CONSTANT,
+            gen: 0,
+        }
+    }
+
+    /// The value.
+    #[inline]
+    pub fn val(&self) -> f64 {
+        self.val
+    }
+
+    /// Whether this is a constant (records nothing, adjoint zero).
+    #[inline]
+    pub fn is_constant(&self) -> bool {
+        self.idx == CONSTANT
+    }
+
+    /// The node index on the tape, or `None` for constants (for custom operations).
+    #[inline]
+    pub fn index(&self) -> Option<u32> {
+        (!self.is_constant()).then_some(self.idx)
+    }
+
+    /// The adjoint: the derivative of the last [`grad`](Var::grad) seed with respect to
+    /// this variable (zero for constants and before any sweep).
+    ///
+    /// Panics if the variable's scope has ended or it belongs to another thread.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let x = Var::new(3.0);
+    /// let y = x * x;
+    /// y.grad();
+    /// assert_eq!(x.adj(), 6.0);
+    /// # fazang::clear_tape();
+    /// ```
+    pub fn adj(&self) -> f64 {
+        if self.is_constant() {
+            return 0.0;
+        }
+        with_tape(|t| {
+            t.check(self.gen);
+            t.adj(self.idx)
+        })
+    }
+
+    /// Backward sweep seeded at this variable: its adjoint is set to 1 and every node of
+    /// the tape propagates its adjoint to its operands. Adjoints accumulate across calls;
+    /// call [`set_zero_all_adj`] between two sweeps.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let x = Var::new(0.5);
+    /// let y = x.sin();
+    /// y.grad();
+    /// assert_eq!(x.adj(), 0.5_f64.cos());
+    /// # fazang::clear_tape();
+    /// ```
+    pub fn grad(&self) {
+        if self.is_constant() {
+            return;
+        }
+        with_tape(|t| {
+            t.check(self.gen);
+            t.grad(self.idx);
+        })
+    }
+
+    /// Sweep only the innermost nested scope, seeded here (drivers use this).
+    pub(crate) fn grad_in_scope(&self) {
+        if self.is_constant() {
+            return;
+        }
+        with_tape(|t| {
+            t.check(self.gen);
+            t.grad_in_scope(self.idx);
+        })
+    }
+
+    #[inline]
+    fn recorded(val: f64, idx: u32, gen: u32) -> Var {
+        Var { val, idx, gen }
+    }
+}
+
+/// Zero the adjoint of every variable on this thread's tape (before a second
+/// [`Var::grad`]).
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let x = Var::new(2.0);
+/// let y = x * x;
+/// y.grad();
+/// set_zero_all_adj();
+/// assert_eq!(x.adj(), 0.0);
+/// (x * 3.0).grad();
+/// assert_eq!(x.adj(), 3.0);
+/// # fazang::clear_tape();
+/// ```
+pub fn set_zero_all_adj() {
+    with_tape(|t| t.zero_all());
+}
+
+/// Discard everything recorded at top level on this thread's tape, releasing nothing
+/// but making the space reusable. Every `Var` created so far becomes invalid.
+///
+/// Panics if called inside a nested scope.
+pub fn clear_tape() {
+    with_tape(|t| t.clear());
+}
+
+/// What this thread's tape holds now (node and operand counts, scope depth).
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let before = tape_stats();
+/// let (a, b) = (Var::new(1.0), Var::new(2.0));
+/// let _c = a * b;
+/// let after = tape_stats();
+/// assert_eq!(after.nodes - before.nodes, 3);
+/// # fazang::clear_tape();
+/// ```
+pub fn tape_stats() -> TapeStats {
+    with_tape(|t| t.stats())
+}
+
+/// Record a result of one operand: `value` with partial `dx` = d value / d `x`.
+///
+/// This is how every unary function of fazang is written (Fazang's chapter 5, MESA's
+/// `make_unop`); a constant `x` gives a constant result and records nothing.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// // cube(x) = x^3, d/dx = 3x^2
+/// fn cube(x: Var) -> Var {
+///     let v = x.val();
+///     unary_op(v * v * v, x, 3.0 * v * v)
+/// }
+/// let x = Var::new(2.0);
+/// cube(x).grad();
+/// assert_eq!(x.adj(), 12.0);
+/// # fazang::clear_tape();
+/// ```
+#[inline]
+pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
+    if x.is_constant() {
+        return Var::constant(value);
+    }
+    with_tape(|t| {
+        t.check(x.gen);
+        Var::recorded(value, t.push1(x.idx, dx), t.gen())
+    })
+}
+
+/// Record a result of two operands with partials `da` and `db`. Constant operands are
+/// skipped; if both are constant the result is a constant.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// // f(a, b) = a * b^2
+/// fn f(a: Var, b: Var) -> Var {
+///     let (av, bv) = (a.val(), b.val());
+///     binary_op(av * bv * bv, a, bv * bv, b, 2.0 * av * bv)
+/// }
+/// let (a, b) = (Var::new(3.0), Var::new(2.0));
+/// f(a, b).grad();
+/// assert_eq!((a.adj(), b.adj()), (4.0, 12.0));
+/// # fazang::clear_tape();
+/// ```
+#[inline]
+pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
+    match (a.is_constant(), b.is_constant()) {
+        (true, true) => Var::constant(value),
+        (false, true) => unary_op(value, a, da),
+        (true, false) => unary_op(value, b, db),
+        (false, false) => with_tape(|t| {
+            t.check(a.gen);
+            t.check(b.gen);
+            Var::recorded(value, t.push2(a.idx, da, b.idx, db), t.gen())
+        }),
+    }
+}
+
+/// Record one result of any number of operands: `partials[i]` = d value / d
+/// `operands[i]`. Constant operands are skipped. This is Stan's operands-and-partials:
+/// one node, however many inputs.
+///
+/// Panics if the two slices differ in length.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// // weighted sum 2x + 3y + 4z
+/// let xs = [Var::new(1.0), Var::new(1.0), Var::new(1.0)];
+/// let s = nary_op(9.0, &xs, &[2.0, 3.0, 4.0]);
+/// s.grad();
+/// assert_eq!(xs.map(|x| x.adj()), [2.0, 3.0, 4.0]);
+/// # fazang::clear_tape();
+/// ```
+pub fn nary_op(value: f64, operands: &[Var], partials: &[f64]) -> Var {
+    assert_eq!(
+        operands.len(),
+        partials.len(),
+        "fazang: nary_op needs one partial per operand"
+    );
+    nary_op_iter(
+        value,
+        operands.iter().copied().zip(partials.iter().copied()),
+    )
+}
+
+/// [`nary_op`] with (operand, partial) pairs from an iterator, recorded without
+/// allocating. The iterator must not itself record on the tape.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let xs = [Var::new(1.0), Var::new(2.0)];
+/// // sum of squares, d/dx_i = 2 x_i
+/// let v = xs.iter().map(|x| x.val() * x.val()).sum();
+/// let s = nary_op_iter(v, xs.iter().map(|&x| (x, 2.0 * x.val())));
+/// s.grad();
+/// assert_eq!([xs[0].adj(), xs[1].adj()], [2.0, 4.0]);
+/// # fazang::clear_tape();
+/// ```
+pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) -> Var {
+    with_tape(|t| {
+        let mut buf = std::mem::take(&mut t.scratch);
+        buf.clear();
+        for (v, p) in operands {
+            if !v.is_constant() {
+                t.check(v.gen);
+                buf.push((v.idx, p));
+            }
+        }
+        let out = if buf.is_empty() {
+            Var::constant(value)
+        } else {
+            Var::recorded(value, t.push_n(buf.iter().copied()), t.gen())
+        };
+        t.scratch = buf;
+        out
+    })
+}
+
+/// Record `values.len()` results computed from `inputs` whose adjoints are computed
+/// lazily, during the backward sweep, by a vector-Jacobian product.
+///
+/// `vjp(out_adj, in_adj)` receives the adjoints of the outputs and must *add* the
+/// resulting contributions to `in_adj` (one slot per input, zero-initialised, constants
+/// included and ignored). Use it for vector functions whose Jacobian is expensive to
+/// store but cheap to apply (ODE sensitivities, linear solves). The closure must compute
+/// on `f64` only: it runs inside the sweep and may not record.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// // out = [x * y, x + y]
+/// let (x, y) = (Var::new(2.0), Var::new(5.0));
+/// let (xv, yv) = (x.val(), y.val());
+/// let out = vector_op(&[x, y], &[xv * yv, xv + yv], move |ob, ib| {
+///     ib[0] += ob[0] * yv + ob[1];
+///     ib[1] += ob[0] * xv + ob[1];
+/// });
+/// out[0].grad();
+/// assert_eq!((x.adj(), y.adj()), (5.0, 2.0));
+/// # fazang::clear_tape();
+/// ```
+pub fn vector_op(
+    inputs: &[Var],
+    values: &[f64],
+    vjp: impl Fn(&[f64], &mut [f64]) + 'static,
+) -> Vec<Var> {
+    if inputs.iter().all(Var::is_constant) {
+        return values.iter().map(|&v| Var::constant(v)).collect();
+    }
+    with_tape(|t| {
+        for v in inputs.iter().filter(|v| !v.is_constant()) {
+            t.check(v.gen);
+        }
+        let gen = t.gen();
+        let outs: Vec<Var> = values
+            .iter()
+            .map(|&v| Var::recorded(v, t.push_independent(), gen))
+            .collect();
+        let out_idx: Vec<u32> = outs.iter().map(|o| o.idx).collect();
+        let in_idx: Vec<u32> = inputs.iter().map(|v| v.idx).collect();
+        t.push_callback(Box::new(move |adj: &mut Adjoints<'_>| {
+            let ob: Vec<f64> = out_idx.iter().map(|&i| adj.get(i)).collect();
+            if ob.iter().all(|&a| a == 0.0) {
+                return;
+            }
+            let mut ib = vec![0.0; in_idx.len()];
+            vjp(&ob, &mut ib);
+            for (&i, &g) in in_idx.iter().zip(&ib) {
+                if i != CONSTANT {
+                    adj.add(i, g);
+                }
+            }
+        }));
+        outs
+    })
+}
+
+impl Default for Var {
+    /// The constant zero.
+    fn default() -> Var {
+        Var::constant(0.0)
+    }
+}
+
+impl From<f64> for Var {
+    /// A constant (records nothing).
+    #[inline]
+    fn from(v: f64) -> Var {
+        Var::constant(v)
+    }
+}
+
+impl From<&f64> for Var {
+    /// A constant (records nothing).
+    #[inline]
+    fn from(v: &f64) -> Var {
+        Var::constant(*v)
+    }
+}
+
+impl From<f32> for Var {
+    /// A constant (records nothing).
+    #[inline]
+    fn from(v: f32) -> Var {
+        Var::constant(v.into())
+    }
+}
+
+impl From<i32> for Var {
+    /// A constant (records nothing).
+    #[inline]
+    fn from(v: i32) -> Var {
+        Var::constant(v.into())
+    }
+}
+
+macro_rules! fmt_as_f64 {
+    ($($tr:ident),*) => {$(
+        impl fmt::$tr for Var {
+            /// Formats the value exactly as `f64` would.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::$tr::fmt(&self.val, f)
+            }
+        }
+    )*};
+}
+fmt_as_f64!(Display, LowerExp, UpperExp, Debug);

@@ -1,0 +1,106 @@
+//! `gradient` and `jacobian`: derivatives of closures over `&[Var]`, on nested scopes.
+
+use crate::core::scope::NestedScope;
+use crate::core::var::Var;
+
+/// Value and gradient of `f` at `x` (Fazang's `gradient`).
+///
+/// Runs on a nested scope: the variables it creates are discarded afterwards, and the
+/// values and adjoints of variables created outside are left unchanged (derivatives
+/// with respect to outer variables that `f` captures are not propagated).
+///
+/// ```
+/// use fazang::prelude::*;
+/// let f = |x: &[Var]| {
+///     let (mu, sigma) = (x[0], x[1]);
+///     -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln()
+///         - 0.5 * ((1.3 - mu) / sigma).powi(2)
+/// };
+/// let (v, g) = gradient(f, &[0.5, 1.2]);
+/// assert!((g[0] - 0.8 / 1.44).abs() < 1e-15);
+/// # let _ = v;
+/// ```
+pub fn gradient<F>(f: F, x: &[f64]) -> (f64, Vec<f64>)
+where
+    F: FnOnce(&[Var]) -> Var,
+{
+    let mut g = vec![0.0; x.len()];
+    let v = gradient_into(f, x, &mut g);
+    (v, g)
+}
+
+/// [`gradient`] writing the gradient into `g` (which must be as long as `x`); returns the
+/// value. In steady state it allocates nothing.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let mut g = [0.0; 2];
+/// let v = gradient_into(|x| x[0] * x[1], &[3.0, 4.0], &mut g);
+/// assert_eq!((v, g), (12.0, [4.0, 3.0]));
+/// ```
+pub fn gradient_into<F>(f: F, x: &[f64], g: &mut [f64]) -> f64
+where
+    F: FnOnce(&[Var]) -> Var,
+{
+    assert_eq!(
+        g.len(),
+        x.len(),
+        "fazang: gradient_into needs a gradient buffer as long as x"
+    );
+    let _scope = NestedScope::begin();
+    with_vars(x, |xv| {
+        let y = f(xv);
+        y.grad_in_scope();
+        for (gi, xi) in g.iter_mut().zip(xv) {
+            *gi = xi.adj();
+        }
+        y.val()
+    })
+}
+
+thread_local! {
+    /// Reusable buffers of input variables, one per nesting level in use.
+    static VAR_BUFS: std::cell::RefCell<Vec<Vec<Var>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Create one independent `Var` per entry of `x` and run `f` on them, reusing a buffer.
+fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
+    let mut buf = VAR_BUFS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
+    buf.clear();
+    buf.extend(x.iter().map(|&v| Var::new(v)));
+    let out = f(&buf);
+    VAR_BUFS.with(|b| b.borrow_mut().push(buf));
+    out
+}
+
+/// Values and Jacobian of `f: ℝⁿ → ℝᵐ` at `x`: `jac[i][j] = d out_i / d x_j`.
+///
+/// Runs on a nested scope like [`gradient`]. Cost: one evaluation of `f` recorded on the
+/// tape, then one backward sweep per output (m sweeps over the recorded tape), so it
+/// suits m ≲ n; the memory is the tape of one evaluation plus the m×n result.
+///
+/// ```
+/// use fazang::prelude::*;
+/// // f(x, y) = (x y, x + y)
+/// let (v, jac) = jacobian(|x| vec![x[0] * x[1], x[0] + x[1]], &[2.0, 5.0]);
+/// assert_eq!(v, vec![10.0, 7.0]);
+/// assert_eq!(jac, vec![vec![5.0, 2.0], vec![1.0, 1.0]]);
+/// ```
+pub fn jacobian<F>(f: F, x: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>)
+where
+    F: FnOnce(&[Var]) -> Vec<Var>,
+{
+    let _scope = NestedScope::begin();
+    with_vars(x, |xv| {
+        let ys = f(xv);
+        let vals = ys.iter().map(Var::val).collect();
+        let rows = ys
+            .iter()
+            .map(|y| {
+                y.grad_in_scope();
+                xv.iter().map(Var::adj).collect()
+            })
+            .collect();
+        (vals, rows)
+    })
+}

@@ -1,0 +1,39 @@
+//! The runtime of [fazang](https://docs.rs/fazang): reverse-mode automatic
+//! differentiation on a fast thread-local tape, after Fazang (Fortran) and Stan Math.
+//!
+//! Most users depend on the `fazang` facade and write `use fazang::prelude::*;`.
+//!
+//! # Example
+//!
+//! ```
+//! use fazang_runtime::*;
+//! let x = Var::new(1.5);
+//! let y = x.sin() * x;
+//! y.grad();
+//! assert_eq!(x.adj(), 1.5_f64.cos() * 1.5 + 1.5_f64.sin());
+//! # clear_tape();
+//! ```
+//!
+//! # Layout
+//!
+//! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
+//! - [`math`]: every elementary function once (value and derivative), slice functions.
+//! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
+
+pub mod core;
+mod drivers;
+pub mod math;
+#[doc(hidden)]
+pub mod private;
+mod real;
+
+pub use crate::core::scope::{nested, NestedScope};
+pub use crate::core::tape::{Adjoints, TapeStats};
+pub use crate::core::var::{
+    binary_op, clear_tape, nary_op, nary_op_iter, set_zero_all_adj, tape_stats, unary_op,
+    vector_op, Var,
+};
+pub use crate::drivers::{gradient, gradient_into, jacobian};
+pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
+pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
+pub use crate::real::Real;

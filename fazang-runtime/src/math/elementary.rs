@@ -1,0 +1,288 @@
+//! Every elementary function, defined once: its value on `f64` and its derivative.
+//!
+//! The table below (`unary!`) gives, per function, the value `v = f(x)` and the local
+//! derivative in terms of `x` and `v`. From it come `Real for f64` (the value) and
+//! `Real for Var` (value plus one recorded partial); the [`deriv`] module exposes the
+//! derivatives to other number types (forward mode).
+
+use super::special;
+use crate::core::var::{binary_op, nary_op, unary_op, Var};
+use crate::Real;
+use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
+
+macro_rules! unary {
+    ($( $name:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        /// Derivatives of the unary elementary functions: `name(x, v)` is f'(x) where
+        /// `v = f(x)`.
+        pub mod deriv {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                #[doc = concat!("Derivative of `", stringify!($name), "` at `x`, given its value `v`.")]
+                #[inline]
+                #[allow(unused_variables)]
+                pub fn $name($x: f64, $v: f64) -> f64 {
+                    $deriv
+                }
+            )*
+        }
+
+        /// Values of the unary elementary functions on `f64`.
+        mod value {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                #[inline]
+                pub(super) fn $name($x: f64) -> f64 {
+                    $value
+                }
+            )*
+        }
+
+        macro_rules! impl_unary_f64 {
+            () => {$(
+                #[inline]
+                fn $name(self) -> f64 {
+                    value::$name(self)
+                }
+            )*};
+        }
+
+        macro_rules! impl_unary_var {
+            () => {$(
+                #[inline]
+                fn $name(self) -> Var {
+                    let x = self.val();
+                    let v = value::$name(x);
+                    if self.is_constant() {
+                        return Var::constant(v);
+                    }
+                    unary_op(v, self, deriv::$name(x, v))
+                }
+            )*};
+        }
+    };
+}
+
+unary! {
+    sin: |x, v| x.sin(), x.cos();
+    cos: |x, v| x.cos(), -x.sin();
+    tan: |x, v| x.tan(), 1.0 + v * v;
+    asin: |x, v| x.asin(), 1.0 / ((1.0 - x) * (1.0 + x)).sqrt();
+    acos: |x, v| x.acos(), -1.0 / ((1.0 - x) * (1.0 + x)).sqrt();
+    atan: |x, v| x.atan(), 1.0 / x.mul_add(x, 1.0);
+    sinh: |x, v| x.sinh(), x.cosh();
+    cosh: |x, v| x.cosh(), x.sinh();
+    tanh: |x, v| x.tanh(), (1.0 - v) * (1.0 + v);
+    asinh: |x, v| x.asinh(), 1.0 / x.hypot(1.0);
+    acosh: |x, v| x.acosh(), 1.0 / ((x - 1.0) * (x + 1.0)).sqrt();
+    atanh: |x, v| x.atanh(), 1.0 / ((1.0 - x) * (1.0 + x));
+    exp: |x, v| x.exp(), v;
+    exp2: |x, v| x.exp2(), v * LN_2;
+    exp_m1: |x, v| x.exp_m1(), v + 1.0;
+    ln: |x, v| x.ln(), 1.0 / x;
+    log10: |x, v| x.log10(), 1.0 / (x * LN_10);
+    log2: |x, v| x.log2(), 1.0 / (x * LN_2);
+    ln_1p: |x, v| x.ln_1p(), 1.0 / (1.0 + x);
+    sqrt: |x, v| x.sqrt(), 0.5 / v;
+    cbrt: |x, v| x.cbrt(), 1.0 / (3.0 * v * v);
+    abs: |x, v| x.abs(), special::sign_or_zero(x);
+    recip: |x, v| x.recip(), -v * v;
+    fract: |x, v| x.fract(), 1.0;
+    erf: |x, v| libm::erf(x), FRAC_2_SQRT_PI * (-x * x).exp();
+    erfc: |x, v| libm::erfc(x), -FRAC_2_SQRT_PI * (-x * x).exp();
+    log_gamma: |x, v| libm::lgamma(x), special::digamma(x);
+    square: |x, v| x * x, 2.0 * x;
+    inv: |x, v| 1.0 / x, -v * v;
+    inv_square: |x, v| 1.0 / (x * x), -2.0 * v / x;
+    inv_sqrt: |x, v| 1.0 / x.sqrt(), -0.5 * v / x;
+    logit: |x, v| x.ln() - (-x).ln_1p(), 1.0 / (x * (1.0 - x));
+    inv_logit: |x, v| special::inv_logit(x), v * (1.0 - v);
+}
+
+/// Partials of the binary functions: `(d/da, d/db)` of `f(a, b)` with value `v`.
+pub mod deriv2 {
+    /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin.
+    #[inline]
+    pub fn atan2(y: f64, x: f64) -> (f64, f64) {
+        let r2 = x * x + y * y;
+        if r2 == 0.0 {
+            (0.0, 0.0)
+        } else {
+            (x / r2, -y / r2)
+        }
+    }
+
+    /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
+    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears.
+    #[inline]
+    pub fn powf(x: f64, y: f64, v: f64) -> (f64, f64) {
+        let dx = if y == 0.0 { 0.0 } else { y * x.powf(y - 1.0) };
+        let dy = if v == 0.0 { 0.0 } else { v * x.ln() };
+        (dx, dy)
+    }
+
+    /// `hypot(a, b) = h`: (a/h, b/h), (0, 0) where h = 0.
+    #[inline]
+    pub fn hypot(a: f64, b: f64, h: f64) -> (f64, f64) {
+        if h == 0.0 {
+            (0.0, 0.0)
+        } else {
+            (a / h, b / h)
+        }
+    }
+
+    /// `log(x, b) = ln x / ln b`: (1/(x ln b), -ln x/(b ln² b)).
+    #[inline]
+    pub fn log(x: f64, b: f64) -> (f64, f64) {
+        let lb = b.ln();
+        (1.0 / (x * lb), -x.ln() / (b * lb * lb))
+    }
+
+    /// Which argument `f64::max(a, b)` returns: true for `a`.
+    #[inline]
+    pub fn max_picks_first(a: f64, b: f64) -> bool {
+        a >= b || b.is_nan()
+    }
+
+    /// Which argument `f64::min(a, b)` returns: true for `a`.
+    #[inline]
+    pub fn min_picks_first(a: f64, b: f64) -> bool {
+        a <= b || b.is_nan()
+    }
+}
+
+impl Real for f64 {
+    #[inline]
+    fn val(&self) -> f64 {
+        *self
+    }
+    impl_unary_f64!();
+    #[inline]
+    fn atan2(self, other: impl Into<f64>) -> f64 {
+        f64::atan2(self, other.into())
+    }
+    #[inline]
+    fn log(self, base: impl Into<f64>) -> f64 {
+        f64::log(self, base.into())
+    }
+    #[inline]
+    fn powi(self, n: i32) -> f64 {
+        f64::powi(self, n)
+    }
+    #[inline]
+    fn powf(self, n: impl Into<f64>) -> f64 {
+        f64::powf(self, n.into())
+    }
+    #[inline]
+    fn hypot(self, other: impl Into<f64>) -> f64 {
+        f64::hypot(self, other.into())
+    }
+    #[inline]
+    fn min(self, other: impl Into<f64>) -> f64 {
+        f64::min(self, other.into())
+    }
+    #[inline]
+    fn max(self, other: impl Into<f64>) -> f64 {
+        f64::max(self, other.into())
+    }
+    #[inline]
+    fn mul_add(self, a: impl Into<f64>, b: impl Into<f64>) -> f64 {
+        f64::mul_add(self, a.into(), b.into())
+    }
+    #[inline]
+    fn signum(self) -> f64 {
+        f64::signum(self)
+    }
+    #[inline]
+    fn floor(self) -> f64 {
+        f64::floor(self)
+    }
+    #[inline]
+    fn ceil(self) -> f64 {
+        f64::ceil(self)
+    }
+    #[inline]
+    fn round(self) -> f64 {
+        f64::round(self)
+    }
+    #[inline]
+    fn trunc(self) -> f64 {
+        f64::trunc(self)
+    }
+}
+
+impl Real for Var {
+    #[inline]
+    fn val(&self) -> f64 {
+        Var::val(self)
+    }
+    impl_unary_var!();
+    fn atan2(self, other: impl Into<Var>) -> Var {
+        let x = other.into();
+        let (da, db) = deriv2::atan2(self.val(), x.val());
+        binary_op(self.val().atan2(x.val()), self, da, x, db)
+    }
+    fn log(self, base: impl Into<Var>) -> Var {
+        let b = base.into();
+        let (da, db) = deriv2::log(self.val(), b.val());
+        binary_op(self.val().log(b.val()), self, da, b, db)
+    }
+    fn powi(self, n: i32) -> Var {
+        let x = self.val();
+        let d = if n == 0 {
+            0.0
+        } else {
+            f64::from(n) * x.powi(n - 1)
+        };
+        unary_op(x.powi(n), self, d)
+    }
+    fn powf(self, n: impl Into<Var>) -> Var {
+        let y = n.into();
+        let v = self.val().powf(y.val());
+        let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
+        binary_op(v, self, dx, y, dy)
+    }
+    fn hypot(self, other: impl Into<Var>) -> Var {
+        let b = other.into();
+        let h = self.val().hypot(b.val());
+        let (da, db) = deriv2::hypot(self.val(), b.val(), h);
+        binary_op(h, self, da, b, db)
+    }
+    fn min(self, other: impl Into<Var>) -> Var {
+        let b = other.into();
+        if deriv2::min_picks_first(self.val(), b.val()) {
+            self
+        } else {
+            b
+        }
+    }
+    fn max(self, other: impl Into<Var>) -> Var {
+        let b = other.into();
+        if deriv2::max_picks_first(self.val(), b.val()) {
+            self
+        } else {
+            b
+        }
+    }
+    fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
+        let (a, b) = (a.into(), b.into());
+        let v = self.val().mul_add(a.val(), b.val());
+        nary_op(v, &[self, a, b], &[a.val(), self.val(), 1.0])
+    }
+    fn signum(self) -> Var {
+        Var::constant(self.val().signum())
+    }
+    fn floor(self) -> Var {
+        Var::constant(self.val().floor())
+    }
+    fn ceil(self) -> Var {
+        Var::constant(self.val().ceil())
+    }
+    fn round(self) -> Var {
+        Var::constant(self.val().round())
+    }
+    fn trunc(self) -> Var {
+        Var::constant(self.val().trunc())
+    }
+}

@@ -1,0 +1,33 @@
+//! The function library: elementary functions (one table of values and derivatives),
+//! special functions, and slice functions.
+
+pub mod elementary;
+pub mod slice;
+pub mod special;
+
+use crate::Real;
+
+macro_rules! free_fns {
+    ($($name:ident: $doc:literal;)*) => {$(
+        #[doc = $doc]
+        ///
+        /// Free-function form of the [`Real`] method of the same name, usable on `f64` without
+        /// rustc's `unstable_name_collisions` warning (std has unstable `f64::erf`).
+        #[inline]
+        pub fn $name<T: Real>(x: T) -> T {
+            Real::$name(x)
+        }
+    )*};
+}
+
+free_fns! {
+    erf: "Error function erf(x). d/dx = 2/√π e^(-x²).";
+    erfc: "Complementary error function 1 - erf(x). d/dx = -2/√π e^(-x²).";
+    log_gamma: "ln |Γ(x)|. d/dx = ψ(x).";
+    square: "x². d/dx = 2x.";
+    inv: "1/x. d/dx = -1/x².";
+    inv_square: "1/x². d/dx = -2/x³.";
+    inv_sqrt: "1/√x. d/dx = -1/(2 x^{3/2}).";
+    logit: "ln(x/(1-x)). d/dx = 1/(x(1-x)).";
+    inv_logit: "1/(1+e^(-x)). d/dx = σ(x)(1-σ(x)).";
+}

@@ -1,0 +1,60 @@
+//! Scalar special functions on `f64` that `std` lacks, used by the elementary table.
+
+use std::f64::consts::PI;
+
+/// `sign(x)`, but 0 at x = 0 (the conventional derivative of `abs` there); NaN stays NaN.
+#[inline]
+pub fn sign_or_zero(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// The logistic function 1/(1+e^(-x)), without overflow for large |x|.
+#[inline]
+pub fn inv_logit(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// The digamma function ψ(x) = d/dx ln Γ(x), the derivative of `log_gamma`.
+///
+/// Reflection ψ(x) = ψ(1-x) - π/tan(πx) for x < 0, the recurrence ψ(x) = ψ(x+1) - 1/x up
+/// to x ≥ 6, then the asymptotic series in 1/x² (relative error below 1e-15 there).
+/// Poles (x = 0, -1, -2, ...) give NaN.
+pub fn digamma(x: f64) -> f64 {
+    if x.is_nan() || x == f64::NEG_INFINITY {
+        return f64::NAN;
+    }
+    if x <= 0.0 {
+        if x == x.floor() {
+            return f64::NAN;
+        }
+        return digamma(1.0 - x) - PI / (PI * x).tan();
+    }
+    let mut x = x;
+    let mut acc = 0.0;
+    while x < 6.0 {
+        acc -= 1.0 / x;
+        x += 1.0;
+    }
+    let f = 1.0 / (x * x);
+    // Bernoulli-number coefficients B_2k / (2k).
+    let series = f
+        * (-1.0 / 12.0
+            + f * (1.0 / 120.0
+                + f * (-1.0 / 252.0
+                    + f * (1.0 / 240.0
+                        + f * (-1.0 / 132.0 + f * (691.0 / 32760.0 + f * (-1.0 / 12.0)))))));
+    acc + x.ln() - 0.5 / x + series
+}

@@ -1,0 +1,211 @@
+//! [`Real`], the scalar trait every differentiable body is generic over.
+
+use std::fmt::{Debug, Display, LowerExp};
+use std::iter::{Product, Sum};
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// The scalar of fazang: implemented by `f64` (the primal, zero cost) and by
+/// [`Var`](crate::Var) (records onto the tape), and designed for forward-mode types
+/// generic over an inner `Real` (`Dual<S>`), so one body serves every mode.
+///
+/// Methods carry `f64`'s names and meanings. Binary methods take `impl Into<Self>`, so
+/// `x.powf(2.0)` and `x.powf(y)` both work. Beyond `f64`'s methods, `Real` has Fazang's
+/// `erf erfc log_gamma square inv inv_square inv_sqrt logit inv_logit`, on `f64` too.
+///
+/// Operators with `f64` on the left (`2.0 * x`) cannot be supertraits; generic code
+/// states them as `where f64: Mul<S, Output = S>` (`#[differentiate]` does this for you).
+///
+/// # Example
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// fn logistic<S: Real>(x: S, k: f64) -> S {
+///     (x * k).inv_logit()
+/// }
+/// let v: f64 = logistic(0.3, 2.0);
+/// let x = Var::new(0.3);
+/// let y = logistic(x, 2.0);
+/// y.grad();
+/// assert_eq!(y.val(), v);
+/// assert!((x.adj() - 2.0 * v * (1.0 - v)).abs() < 1e-15);
+/// # fazang::clear_tape();
+/// ```
+pub trait Real:
+    Copy
+    + Debug
+    + Display
+    + LowerExp
+    + Default
+    + PartialEq
+    + PartialOrd
+    + PartialEq<f64>
+    + PartialOrd<f64>
+    + From<f64>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Add<f64, Output = Self>
+    + Sub<f64, Output = Self>
+    + Mul<f64, Output = Self>
+    + Div<f64, Output = Self>
+    + for<'a> Add<&'a Self, Output = Self>
+    + for<'a> Sub<&'a Self, Output = Self>
+    + for<'a> Mul<&'a Self, Output = Self>
+    + for<'a> Div<&'a Self, Output = Self>
+    + for<'a> Add<&'a f64, Output = Self>
+    + for<'a> Sub<&'a f64, Output = Self>
+    + for<'a> Mul<&'a f64, Output = Self>
+    + for<'a> Div<&'a f64, Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+    + AddAssign<f64>
+    + SubAssign<f64>
+    + MulAssign<f64>
+    + DivAssign<f64>
+    + Sum
+    + Product
+    + for<'a> Sum<&'a Self>
+    + for<'a> Product<&'a Self>
+    + crate::math::slice::SliceOps
+    + crate::math::slice::Mix<Self, Output = Self>
+    + crate::math::slice::Mix<f64, Output = Self>
+    + 'static
+{
+    /// The value as a plain `f64` (the primal value for active types).
+    fn val(&self) -> f64;
+
+    /// Sine. d/dx = cos x.
+    fn sin(self) -> Self;
+    /// Cosine. d/dx = -sin x.
+    fn cos(self) -> Self;
+    /// Tangent. d/dx = 1 + tan² x.
+    fn tan(self) -> Self;
+    /// Arcsine. d/dx = 1/√(1-x²).
+    fn asin(self) -> Self;
+    /// Arccosine. d/dx = -1/√(1-x²).
+    fn acos(self) -> Self;
+    /// Arctangent. d/dx = 1/(1+x²).
+    fn atan(self) -> Self;
+    /// Four-quadrant arctangent of `self / other`. d/dy = x/(x²+y²), d/dx = -y/(x²+y²).
+    fn atan2(self, other: impl Into<Self>) -> Self;
+    /// Sine and cosine at once.
+    fn sin_cos(self) -> (Self, Self) {
+        (self.sin(), self.cos())
+    }
+    /// Hyperbolic sine. d/dx = cosh x.
+    fn sinh(self) -> Self;
+    /// Hyperbolic cosine. d/dx = sinh x.
+    fn cosh(self) -> Self;
+    /// Hyperbolic tangent. d/dx = 1 - tanh² x.
+    fn tanh(self) -> Self;
+    /// Inverse hyperbolic sine. d/dx = 1/√(x²+1).
+    fn asinh(self) -> Self;
+    /// Inverse hyperbolic cosine. d/dx = 1/√((x-1)(x+1)).
+    fn acosh(self) -> Self;
+    /// Inverse hyperbolic tangent. d/dx = 1/((1-x)(1+x)).
+    fn atanh(self) -> Self;
+    /// eˣ. d/dx = eˣ.
+    fn exp(self) -> Self;
+    /// 2ˣ. d/dx = 2ˣ ln 2.
+    fn exp2(self) -> Self;
+    /// eˣ - 1, accurate near 0. d/dx = eˣ.
+    fn exp_m1(self) -> Self;
+    /// Natural logarithm. d/dx = 1/x.
+    fn ln(self) -> Self;
+    /// Logarithm to base `base`. d/dx = 1/(x ln b), d/db = -ln x/(b ln² b).
+    fn log(self, base: impl Into<Self>) -> Self;
+    /// Base-10 logarithm. d/dx = 1/(x ln 10).
+    fn log10(self) -> Self;
+    /// Base-2 logarithm. d/dx = 1/(x ln 2).
+    fn log2(self) -> Self;
+    /// ln(1 + x), accurate near 0. d/dx = 1/(1+x).
+    fn ln_1p(self) -> Self;
+    /// Square root. d/dx = 1/(2√x).
+    fn sqrt(self) -> Self;
+    /// Cube root. d/dx = 1/(3 ∛x²).
+    fn cbrt(self) -> Self;
+    /// Integer power. d/dx = n xⁿ⁻¹.
+    fn powi(self, n: i32) -> Self;
+    /// Real power xʸ. d/dx = y xʸ⁻¹, d/dy = xʸ ln x (taken as 0 where x = 0).
+    fn powf(self, n: impl Into<Self>) -> Self;
+    /// Absolute value. d/dx = sign x, and 0 at x = 0.
+    fn abs(self) -> Self;
+    /// √(x² + y²) without overflow. d/dx = x/h, d/dy = y/h (0 where h = 0).
+    fn hypot(self, other: impl Into<Self>) -> Self;
+    /// 1/x. d/dx = -1/x².
+    fn recip(self) -> Self;
+    /// The smaller of two values (ignoring NaN, as `f64::min`); the derivative follows
+    /// the one chosen.
+    fn min(self, other: impl Into<Self>) -> Self;
+    /// The larger of two values (ignoring NaN, as `f64::max`); the derivative follows
+    /// the one chosen.
+    fn max(self, other: impl Into<Self>) -> Self;
+    /// `self * a + b`. Partials a, self, 1.
+    fn mul_add(self, a: impl Into<Self>, b: impl Into<Self>) -> Self;
+    /// Sign (1, -1 or NaN). Derivative 0.
+    fn signum(self) -> Self;
+    /// Largest integer ≤ x. Derivative 0.
+    fn floor(self) -> Self;
+    /// Smallest integer ≥ x. Derivative 0.
+    fn ceil(self) -> Self;
+    /// Nearest integer, ties away from zero. Derivative 0.
+    fn round(self) -> Self;
+    /// Integer part. Derivative 0.
+    fn trunc(self) -> Self;
+    /// Fractional part `x - trunc(x)`. d/dx = 1.
+    fn fract(self) -> Self;
+    /// `self` restricted to `[lo, hi]`; the derivative is 1 inside, 0 where clamped.
+    fn clamp(self, lo: f64, hi: f64) -> Self {
+        if self < lo {
+            Self::from(lo)
+        } else if self > hi {
+            Self::from(hi)
+        } else {
+            self
+        }
+    }
+    /// Whether the value is NaN.
+    fn is_nan(self) -> bool {
+        self.val().is_nan()
+    }
+    /// Whether the value is finite.
+    fn is_finite(self) -> bool {
+        self.val().is_finite()
+    }
+    /// Whether the value is ±∞.
+    fn is_infinite(self) -> bool {
+        self.val().is_infinite()
+    }
+    /// Whether the sign bit of the value is set.
+    fn is_sign_negative(self) -> bool {
+        self.val().is_sign_negative()
+    }
+    /// Whether the sign bit of the value is clear.
+    fn is_sign_positive(self) -> bool {
+        self.val().is_sign_positive()
+    }
+
+    /// Error function. d/dx = 2/√π e^(-x²).
+    fn erf(self) -> Self;
+    /// Complementary error function 1 - erf x. d/dx = -2/√π e^(-x²).
+    fn erfc(self) -> Self;
+    /// ln |Γ(x)|. d/dx = ψ(x), the digamma function.
+    fn log_gamma(self) -> Self;
+    /// x². d/dx = 2x.
+    fn square(self) -> Self;
+    /// 1/x. d/dx = -1/x².
+    fn inv(self) -> Self;
+    /// 1/x². d/dx = -2/x³.
+    fn inv_square(self) -> Self;
+    /// 1/√x. d/dx = -1/(2 x^{3/2}).
+    fn inv_sqrt(self) -> Self;
+    /// ln(x/(1-x)). d/dx = 1/(x(1-x)).
+    fn logit(self) -> Self;
+    /// 1/(1+e^(-x)), computed without overflow. d/dx = σ(x)(1-σ(x)).
+    fn inv_logit(self) -> Self;
+}
