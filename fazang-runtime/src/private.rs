@@ -137,7 +137,7 @@ mod tests {
     use super::*;
 
     // Compiles only if the where-clauses elaborate to every operator a body uses.
-    #[allow(dead_code)]
+    #[allow(dead_code, clippy::op_ref, clippy::redundant_comparisons)]
     fn generic_body<S: Real>(x: &[S], w: &[f64], c: S) -> S
     where
         f64: ScalarOps<S>,
