@@ -36,4 +36,4 @@ pub use crate::core::var::{
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
-pub use crate::real::Real;
+pub use crate::real::{Partials, Real};

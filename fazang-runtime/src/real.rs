@@ -4,6 +4,20 @@ use std::fmt::{Debug, Display, LowerExp};
 use std::iter::{Product, Sum};
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
+/// Operands and their partial derivatives, collected by [`Real::from_partials`].
+pub struct Partials<S> {
+    pub(crate) ops: Vec<(S, f64)>,
+}
+
+impl<S> Partials<S> {
+    /// Record that the result has partial derivative `d` with respect to `x` (constant
+    /// operands, such as `f64` values converted with `into()`, are skipped).
+    #[inline]
+    pub fn push(&mut self, x: S, d: f64) {
+        self.ops.push((x, d));
+    }
+}
+
 /// The scalar of fazang: implemented by `f64` (the primal, zero cost) and by
 /// [`Var`](crate::Var) (records onto the tape), and designed for forward-mode types
 /// generic over an inner `Real` (`Dual<S>`), so one body serves every mode.
@@ -78,6 +92,29 @@ pub trait Real:
 {
     /// The value as a plain `f64` (the primal value for active types).
     fn val(&self) -> f64;
+
+    /// Build a result from its value and its partial derivatives with respect to
+    /// operands of type `Self` (Stan's operands-and-partials; what `#[deriv_rule]` and the
+    /// distributions expand to). `partials` is called only when `Self` is active: on
+    /// `f64` this returns `value` and computes no derivative at all.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// // f(a, b) = a b with hand-written partials, generic over the scalar.
+    /// fn mul2<S: Real>(a: S, b: S) -> S {
+    ///     let (av, bv) = (a.val(), b.val());
+    ///     S::from_partials(av * bv, |p| {
+    ///         p.push(a, bv);
+    ///         p.push(b, av);
+    ///     })
+    /// }
+    /// assert_eq!(mul2(3.0, 4.0), 12.0);
+    /// let (a, b) = (Var::new(3.0), Var::new(4.0));
+    /// mul2(a, b).grad();
+    /// assert_eq!((a.adj(), b.adj()), (4.0, 3.0));
+    /// # fazang::clear_tape();
+    /// ```
+    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
 
     /// Sine. d/dx = cos x.
     fn sin(self) -> Self;

@@ -6,7 +6,8 @@
 //! derivatives to other number types (forward mode).
 
 use super::special;
-use crate::core::var::{binary_op, nary_op, unary_op, Var};
+use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
+use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
 
@@ -157,6 +158,10 @@ impl Real for f64 {
     fn val(&self) -> f64 {
         *self
     }
+    #[inline(always)]
+    fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
+        value
+    }
     impl_unary_f64!();
     #[inline]
     fn atan2(self, other: impl Into<f64>) -> f64 {
@@ -212,10 +217,25 @@ impl Real for f64 {
     }
 }
 
+thread_local! {
+    /// Reusable operand buffers for `from_partials`, one per nesting level in use.
+    static PARTIALS: std::cell::RefCell<Vec<Vec<(Var, f64)>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 impl Real for Var {
     #[inline]
     fn val(&self) -> f64 {
         Var::val(self)
+    }
+    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
+        let ops = PARTIALS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
+        let mut p = Partials { ops };
+        p.ops.clear();
+        partials(&mut p);
+        let out = nary_op_iter(value, p.ops.iter().copied());
+        PARTIALS.with(|b| b.borrow_mut().push(p.ops));
+        out
     }
     impl_unary_var!();
     fn atan2(self, other: impl Into<Var>) -> Var {
