@@ -14,6 +14,7 @@
 //! # fazang::clear_tape();
 //! ```
 
+pub use fazang_macros::{deriv_rule, differentiate};
 pub use fazang_runtime::*;
 
 #[doc(hidden)]
@@ -21,6 +22,7 @@ pub use fazang_runtime::private as __private;
 
 /// Everything a user needs: `use fazang::prelude::*;`.
 pub mod prelude {
+    pub use fazang_macros::{deriv_rule, differentiate};
     pub use fazang_runtime::{
         binary_op, clear_tape, dot_product, erf, erfc, gradient, gradient_into, inv, inv_logit,
         inv_sqrt, inv_square, jacobian, log_gamma, log_sum_exp, logit, matmul, nary_op,

@@ -1,0 +1,7 @@
+//! `#[deriv_rule]` (placeholder: returns the item unchanged until implemented).
+
+use proc_macro2::TokenStream;
+
+pub fn expand(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
+}
