@@ -8,6 +8,7 @@ use proc_macro::TokenStream;
 
 mod differentiate;
 mod rule;
+mod util;
 
 /// Differentiate an ordinary `f64` function: keeps it, and adds `name_grad` (scalar
 /// return) or `name_jacobian` (vector return). See the `fazang` crate docs.

@@ -91,16 +91,19 @@ where
     F: FnOnce(&[Var]) -> Vec<Var>,
 {
     let _scope = NestedScope::begin();
-    with_vars(x, |xv| {
-        let ys = f(xv);
-        let vals = ys.iter().map(Var::val).collect();
-        let rows = ys
-            .iter()
-            .map(|y| {
-                y.grad_in_scope();
-                xv.iter().map(Var::adj).collect()
-            })
-            .collect();
-        (vals, rows)
-    })
+    with_vars(x, |xv| jacobian_rows(&f(xv), xv))
+}
+
+/// Values of `ys` and rows `d ys[i] / d xs[j]`, one sweep of the innermost scope per
+/// output.
+pub(crate) fn jacobian_rows(ys: &[Var], xs: &[Var]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let vals = ys.iter().map(Var::val).collect();
+    let rows = ys
+        .iter()
+        .map(|y| {
+            y.grad_in_scope();
+            xs.iter().map(Var::adj).collect()
+        })
+        .collect();
+    (vals, rows)
 }

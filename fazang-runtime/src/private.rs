@@ -96,6 +96,12 @@ pub fn grad_in_scope(y: Var) {
     y.grad_in_scope();
 }
 
+/// Values of `ys` and the rows `d ys[i] / d xs[j]` (what `_jacobian` functions return):
+/// one backward sweep of the innermost scope per output.
+pub fn jacobian_rows(ys: &[Var], xs: &[Var]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    crate::drivers::jacobian_rows(ys, xs)
+}
+
 /// Open a nested scope (the guard ends it).
 #[inline]
 pub fn scope() -> NestedScope {

@@ -1,7 +1,54 @@
-//! `#[differentiate]` (placeholder: returns the item unchanged until implemented).
+//! `#[differentiate]`: parse (`attr`, `ast`) -> validate (`valid`) -> expand (`expand`,
+//! with the body rewriting in `body`).
 
+mod ast;
+mod attr;
+mod body;
+mod expand;
+mod valid;
+
+use crate::util::{with_item, Ctxt};
 use proc_macro2::TokenStream;
+use syn::{Item, ItemFn};
 
-pub fn expand(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let func = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(f)) => f,
+        Ok(other) => return with_item(not_a_fn(&other), item),
+        Err(e) => return with_item(e, item),
+    };
+    match expand_fn(attr, &func) {
+        Ok(tokens) => tokens,
+        Err(e) => with_item(e, item),
+    }
+}
+
+fn expand_fn(attr: TokenStream, func: &ItemFn) -> syn::Result<TokenStream> {
+    let mut cx = Ctxt::default();
+    let options = attr::parse(&mut cx, attr);
+    let model = ast::Model::from_fn(&mut cx, func, options);
+    valid::check(&mut cx, &model);
+    let tokens = expand::expand(&mut cx, &model);
+    cx.check()?;
+    Ok(tokens)
+}
+
+/// `#[differentiate] can only be applied to a fn, not a struct`, at the item's keyword.
+fn not_a_fn(item: &Item) -> syn::Error {
+    let (what, span): (&str, &dyn quote::ToTokens) = match item {
+        Item::Struct(s) => ("a struct", &s.struct_token),
+        Item::Enum(e) => ("an enum", &e.enum_token),
+        Item::Union(u) => ("a union", &u.union_token),
+        Item::Trait(t) => ("a trait", &t.trait_token),
+        Item::Impl(i) => ("an impl block (put it on a free function)", &i.impl_token),
+        Item::Const(c) => ("a const", &c.const_token),
+        Item::Static(s) => ("a static", &s.static_token),
+        Item::Mod(m) => ("a module", &m.mod_token),
+        Item::Type(t) => ("a type alias", &t.type_token),
+        _ => ("this item", item),
+    };
+    syn::Error::new_spanned(
+        span,
+        format!("#[differentiate] can only be applied to a fn, not {what}"),
+    )
 }

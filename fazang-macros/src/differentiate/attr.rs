@@ -1,0 +1,95 @@
+//! Options of `#[differentiate(...)]`: `wrt(a, b)`, `grad = name`, `jacobian = name`.
+
+use crate::util::Ctxt;
+use proc_macro2::TokenStream;
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{Expr, Ident, Meta, Token};
+
+const WRT: &str = "wrt";
+const GRAD: &str = "grad";
+const JACOBIAN: &str = "jacobian";
+
+#[derive(Default)]
+pub struct Options {
+    /// `wrt(...)`: the only active parameters, when given.
+    pub wrt: Option<Vec<Ident>>,
+    /// `grad = name`: the name of the gradient function.
+    pub grad: Option<Ident>,
+    /// `jacobian = name`: the name of the Jacobian function.
+    pub jacobian: Option<Ident>,
+}
+
+/// Parse the attribute's arguments, reporting every bad option.
+pub fn parse(cx: &mut Ctxt, attr: TokenStream) -> Options {
+    let mut options = Options::default();
+    let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(attr) {
+        Ok(m) => m,
+        Err(e) => {
+            cx.push(e);
+            return options;
+        }
+    };
+    for meta in metas {
+        option(cx, &mut options, meta);
+    }
+    options
+}
+
+fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
+    match &meta {
+        Meta::List(list) if list.path.is_ident(WRT) => {
+            let parsed = list.parse_args_with(Punctuated::<Ident, Token![,]>::parse_terminated);
+            match parsed {
+                Ok(names) if names.is_empty() => cx.error(
+                    list,
+                    "#[differentiate] `wrt()` is empty; list the parameters to differentiate \
+                     with respect to, e.g. `wrt(mu, sigma)`",
+                ),
+                Ok(names) => set_once(cx, &meta, &mut options.wrt, names.into_iter().collect()),
+                Err(e) => cx.push(syn::Error::new(
+                    e.span(),
+                    "#[differentiate] `wrt(...)` takes parameter names separated by commas",
+                )),
+            }
+        }
+        Meta::NameValue(nv) if nv.path.is_ident(GRAD) || nv.path.is_ident(JACOBIAN) => {
+            let Some(name) = ident_value(&nv.value) else {
+                cx.error(
+                    &nv.value,
+                    "#[differentiate] expects a function name here, e.g. `grad = my_gradient`",
+                );
+                return;
+            };
+            let slot = if nv.path.is_ident(GRAD) {
+                &mut options.grad
+            } else {
+                &mut options.jacobian
+            };
+            set_once(cx, &meta, slot, name);
+        }
+        _ => cx.error(
+            meta.path(),
+            "unknown #[differentiate] option; the options are `wrt(a, b)`, `grad = name` and \
+             `jacobian = name`",
+        ),
+    }
+}
+
+fn set_once<T>(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<T>, value: T) {
+    if slot.is_some() {
+        cx.error(
+            meta,
+            "this #[differentiate] option is given twice; keep one",
+        );
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn ident_value(e: &Expr) -> Option<Ident> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
+        _ => None,
+    }
+}
