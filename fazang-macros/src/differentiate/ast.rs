@@ -92,7 +92,7 @@ fn param<'a>(cx: &mut Ctxt, arg: &'a FnArg, options: &Options) -> Option<Param<'
     let ident = pi.ident.clone();
     let natural = classify(&pt.ty);
     let kind = match &options.wrt {
-        Some(list) if !list.iter().any(|w| *w == ident) => Kind::Data,
+        Some(list) if !list.contains(&ident) => Kind::Data,
         _ => natural,
     };
     Some(Param {
