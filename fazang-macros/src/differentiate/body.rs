@@ -152,7 +152,10 @@ impl VisitMut for Rewrite<'_> {
                 let snapshot = Expr::Cast(c.clone());
                 self.check_cast(&c.expr, &snapshot);
                 self.visit_expr_mut(&mut c.expr);
-                let inner = &c.expr;
+                let mut inner = &*c.expr;
+                while let Expr::Paren(p) = inner {
+                    inner = &p.expr;
+                }
                 let span = snapshot.span();
                 *e = syn::parse2(quote_spanned!(span=> ::fazang::__private::AsF64::to_f64(#inner)))
                     .expect("a call expression always parses");

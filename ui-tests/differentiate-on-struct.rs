@@ -1,0 +1,8 @@
+use fazang::prelude::*;
+
+#[differentiate]
+struct Point {
+    x: f64,
+}
+
+fn main() {}

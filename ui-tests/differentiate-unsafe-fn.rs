@@ -1,0 +1,8 @@
+use fazang::prelude::*;
+
+#[differentiate]
+unsafe fn f(x: f64) -> f64 {
+    x * x
+}
+
+fn main() {}

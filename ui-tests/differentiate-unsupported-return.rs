@@ -1,0 +1,8 @@
+use fazang::prelude::*;
+
+#[differentiate]
+fn pair(x: f64) -> (f64, f64) {
+    (x, x * x)
+}
+
+fn main() {}
