@@ -52,3 +52,48 @@ fn not_a_fn(item: &Item) -> syn::Error {
         format!("#[differentiate] can only be applied to a fn, not {what}"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// Prints the expansion (`cargo test -p fazang-macros -- --nocapture expansion`) and
+    /// checks its shape: a generic primal and a `_grad` on a nested scope.
+    #[test]
+    fn expansion_of_fazang_example() {
+        let out = super::expand(
+            quote!(),
+            quote! {
+                fn normal_lp(mu: f64, sigma: f64) -> f64 {
+                    let y = 1.3;
+                    -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln()
+                        - 0.5 * ((y - mu) / sigma).powi(2)
+                }
+            },
+        );
+        let text = out.to_string();
+        println!("{text}");
+        assert!(text.contains("fn normal_lp < S : :: fazang :: Real >"));
+        assert!(text.contains("mu : S , sigma : S) -> S"));
+        assert!(text.contains("let y = :: fazang :: __private :: lit :: < S > (1.3)"));
+        assert!(
+            text.contains("fn normal_lp_grad (mu : f64 , sigma : f64) -> (f64 , [f64 ; 2usize])")
+        );
+        assert!(!text.contains("compile_error"));
+    }
+
+    #[test]
+    fn errors_keep_the_item() {
+        let out = super::expand(
+            quote!(bogus),
+            quote!(
+                fn f(x: f64) -> f64 {
+                    x
+                }
+            ),
+        )
+        .to_string();
+        assert!(out.contains("compile_error"));
+        assert!(out.contains("fn f (x : f64) -> f64"));
+    }
+}
