@@ -257,3 +257,26 @@ fn rosen(x: &[f64]) -> f64 {
         .map(|i| (1.0 - x[i]).powi(2) + 100.0 * (x[i + 1] - x[i].powi(2)).powi(2))
         .sum()
 }
+
+#[differentiate(wrt(mu))]
+fn data_bindings(mu: f64, y: &[f64]) -> f64 {
+    let n: f64 = y.len() as f64;
+    let total: f64 = y.iter().sum();
+    let mut acc = 0.0;
+    for i in 0..y.len() {
+        let yi: f64 = y[i];
+        let d: f64 = yi - mu;
+        acc += d * d;
+    }
+    let m: f64 = mu;
+    acc / n + total * 0.0 + m
+}
+
+#[test]
+fn f64_annotated_bindings_of_data_and_active_values() {
+    let y = [1.0, 2.0, 6.0];
+    let (v, g) = data_bindings_grad(2.0, &y);
+    assert_eq!(v, data_bindings(2.0, &y));
+    let want = y.iter().map(|yi| -2.0 * (yi - 2.0)).sum::<f64>() / 3.0 + 1.0;
+    assert!((g[0] - want).abs() < 1e-15);
+}

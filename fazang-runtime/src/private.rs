@@ -23,6 +23,7 @@ pub trait ScalarOps<S>:
     + for<'a> Mul<&'a S, Output = S>
     + for<'a> Div<&'a S, Output = S>
 {
+    + IntoScalar<S>
 }
 impl<S, T> ScalarOps<S> for T where
     T: Add<S, Output = S>
@@ -37,6 +38,7 @@ impl<S, T> ScalarOps<S> for T where
         + for<'a> Mul<&'a S, Output = S>
         + for<'a> Div<&'a S, Output = S>
 {
+        + IntoScalar<S>
 }
 
 /// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
@@ -137,6 +139,32 @@ as_f64!(f64, f32, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
 pub fn lit<S: Real>(v: f64) -> S {
     S::from(v)
 }
+/// The value of a binding annotated `f64` in a differentiated body, which becomes `S`:
+/// data (`f64`) turns into an `S` constant, an active value stays as it is. Implemented
+/// per concrete pair, so that the source type picks the conversion.
+pub trait IntoScalar<S> {
+    /// `self` as an `S`.
+    fn into_scalar(self) -> S;
+}
+impl IntoScalar<f64> for f64 {
+    #[inline(always)]
+    fn into_scalar(self) -> f64 {
+        self
+    }
+}
+impl IntoScalar<Var> for f64 {
+    #[inline(always)]
+    fn into_scalar(self) -> Var {
+        Var::constant(self)
+    }
+}
+impl IntoScalar<Var> for Var {
+    #[inline(always)]
+    fn into_scalar(self) -> Var {
+        self
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

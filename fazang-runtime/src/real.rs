@@ -84,6 +84,8 @@ pub trait Real:
     + Sum
     + Product
     + for<'a> Sum<&'a Self>
+    + Sum<f64>
+    + for<'a> Sum<&'a f64>
     + for<'a> Product<&'a Self>
     + crate::math::slice::SliceOps
     + crate::math::slice::Mix<Self, Output = Self>

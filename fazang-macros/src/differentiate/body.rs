@@ -140,8 +140,16 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_local_mut(&mut self, local: &mut Local) {
+        let annotated_f64 = matches!(&local.pat, syn::Pat::Type(t) if is_f64(&t.ty));
         if let Some(init) = &mut local.init {
             self.value(&mut init.expr);
+            if annotated_f64 && place_like(&init.expr) {
+                // `let yi: f64 = y[i];` with `y` data or active: convert by source type.
+                let (inner, s) = (&init.expr, &self.s);
+                init.expr = Box::new(parse_quote!(
+                    <_ as ::fazang::__private::IntoScalar<#s>>::into_scalar(#inner)
+                ));
+            }
         }
         visit_mut::visit_local_mut(self, local);
     }
@@ -193,6 +201,18 @@ impl VisitMut for Rewrite<'_> {
         if mac.path.is_ident("vec") {
             self.rewrite_vec_macro(mac);
         }
+    }
+}
+
+/// An expression whose type is known without looking at where its value goes (a
+/// variable, an element, a field, a dereference), unlike `iter.sum()`.
+fn place_like(e: &Expr) -> bool {
+    match e {
+        Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+        Expr::Index(_) | Expr::Field(_) => true,
+        Expr::Unary(u) => matches!(u.op, syn::UnOp::Deref(_)) && place_like(&u.expr),
+        Expr::Paren(p) => place_like(&p.expr),
+        _ => false,
     }
 }
 

@@ -49,6 +49,8 @@ fn generic_primal(cx: &mut Ctxt, m: &Model, s: &Ident) -> ItemFn {
     let wc = f.sig.generics.make_where_clause();
     wc.predicates
         .push(parse_quote!(f64: ::fazang::__private::ScalarOps<#s>));
+    wc.predicates
+        .push(parse_quote!(#s: ::fazang::__private::IntoScalar<#s>));
     wc.predicates.push(parse_quote!(
         for<'__fz> &'__fz #s: ::fazang::__private::RefOps<#s> + ::fazang::__private::RefScalarOps<#s>
     ));

@@ -250,6 +250,18 @@ impl<'a> Sum<&'a Var> for Var {
         crate::math::slice::sum_iter(iter.copied())
     }
 }
+impl Sum<f64> for Var {
+    /// The sum of data values: a constant (records nothing).
+    fn sum<I: Iterator<Item = f64>>(iter: I) -> Var {
+        Var::constant(iter.sum())
+    }
+}
+impl<'a> Sum<&'a f64> for Var {
+    /// The sum of data values: a constant (records nothing).
+    fn sum<I: Iterator<Item = &'a f64>>(iter: I) -> Var {
+        Var::constant(iter.sum())
+    }
+}
 impl Product for Var {
     /// A chain of multiplications (exact partials even with zero factors).
     fn product<I: Iterator<Item = Var>>(iter: I) -> Var {
