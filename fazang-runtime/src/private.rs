@@ -18,12 +18,12 @@ pub trait ScalarOps<S>:
     + PartialEq<S>
     + PartialOrd<S>
     + Mix<S, Output = S>
+    + IntoScalar<S>
     + for<'a> Add<&'a S, Output = S>
     + for<'a> Sub<&'a S, Output = S>
     + for<'a> Mul<&'a S, Output = S>
     + for<'a> Div<&'a S, Output = S>
 {
-    + IntoScalar<S>
 }
 impl<S, T> ScalarOps<S> for T where
     T: Add<S, Output = S>
@@ -33,12 +33,12 @@ impl<S, T> ScalarOps<S> for T where
         + PartialEq<S>
         + PartialOrd<S>
         + Mix<S, Output = S>
+        + IntoScalar<S>
         + for<'a> Add<&'a S, Output = S>
         + for<'a> Sub<&'a S, Output = S>
         + for<'a> Mul<&'a S, Output = S>
         + for<'a> Div<&'a S, Output = S>
 {
-        + IntoScalar<S>
 }
 
 /// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
@@ -134,11 +134,6 @@ macro_rules! as_f64 {
 }
 as_f64!(f64, f32, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
-/// A constant of scalar type `S` (float literals that initialise bindings).
-#[inline(always)]
-pub fn lit<S: Real>(v: f64) -> S {
-    S::from(v)
-}
 /// The value of a binding annotated `f64` in a differentiated body, which becomes `S`:
 /// data (`f64`) turns into an `S` constant, an active value stays as it is. Implemented
 /// per concrete pair, so that the source type picks the conversion.
@@ -165,6 +160,11 @@ impl IntoScalar<Var> for Var {
     }
 }
 
+/// A constant of scalar type `S` (float literals that initialise bindings).
+#[inline(always)]
+pub fn lit<S: Real>(v: f64) -> S {
+    S::from(v)
+}
 
 #[cfg(test)]
 mod tests {
