@@ -22,6 +22,7 @@
 
 pub mod core;
 mod drivers;
+mod interop;
 pub mod math;
 #[doc(hidden)]
 pub mod private;

@@ -179,10 +179,10 @@ pub trait Real:
     /// 1/x. d/dx = -1/x².
     fn recip(self) -> Self;
     /// The smaller of two values (ignoring NaN, as `f64::min`); the derivative follows
-    /// the one chosen.
+    /// the one chosen, which is `self` on a tie.
     fn min(self, other: impl Into<Self>) -> Self;
     /// The larger of two values (ignoring NaN, as `f64::max`); the derivative follows
-    /// the one chosen.
+    /// the one chosen, which is `self` on a tie.
     fn max(self, other: impl Into<Self>) -> Self;
     /// `self * a + b`. Partials a, self, 1.
     fn mul_add(self, a: impl Into<Self>, b: impl Into<Self>) -> Self;

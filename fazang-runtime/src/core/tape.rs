@@ -4,10 +4,10 @@
 //!
 //! Every recorded result (a *node*) owns a run of operand records, each a `u32` operand
 //! index and an `f64` partial derivative, stored in two parallel vectors (12 bytes per
-//! operand). The first record of each run carries [`FIRST`] in its index, so node
+//! operand). The first record of each run carries the `FIRST` flag in its index, so node
 //! boundaries need no array of their own: a binary operation costs exactly 24 bytes while
 //! recording. An independent variable (no operands) owns one record pointing at
-//! [`NO_OPERAND`]. Adjoints live in a separate vector that is only sized at sweep time
+//! `NO_OPERAND`. Adjoints live in a separate vector that is only sized at sweep time
 //! (8 bytes per node), so the forward pass touches nothing but the operand arrays.
 //!
 //! The tape stores no values: a [`Var`](crate::Var) carries its own value.
@@ -170,7 +170,8 @@ impl Tape {
             panic!(
                 "fazang: this Var is no longer on the tape: it was created inside a nested \
                  scope that has ended (nested(), gradient(), jacobian() or a _grad \
-                 function), or on another thread (each thread has its own tape). Return \
+                 function), before clear_tape(), or on another thread (each thread has \
+                 its own tape). Return \
                  plain f64 values (x.val(), x.adj()) from the scope instead of Vars, and \
                  create Vars on the thread that uses them"
             );
@@ -260,13 +261,17 @@ impl Tape {
     }
 
     /// Zero the adjoints of the innermost scope, set `seed`'s to 1, and sweep that scope
-    /// only: variables of outer scopes keep their adjoints.
-    pub(crate) fn grad_in_scope(&mut self, seed: u32) {
+    /// only: variables of outer scopes keep their adjoints. A seed that is not a node of
+    /// the scope (`None` for a constant, or an outer variable) only zeroes them, so every
+    /// adjoint of the scope reads 0 and the outer one is not touched.
+    pub(crate) fn grad_in_scope(&mut self, seed: Option<u32>) {
         self.size_adjoints();
         let lo = self.scope().nodes as usize;
         self.adj[lo..].iter_mut().for_each(|a| *a = 0.0);
-        self.adj[seed as usize] = 1.0;
-        self.sweep(lo);
+        if let Some(seed) = seed.filter(|&s| s as usize >= lo) {
+            self.adj[seed as usize] = 1.0;
+            self.sweep(lo);
+        }
     }
 
     fn scope(&self) -> &Scope {

@@ -132,14 +132,16 @@ impl Var {
         })
     }
 
-    /// Sweep only the innermost nested scope, seeded here (drivers use this).
+    /// Sweep only the innermost nested scope, seeded here (drivers use this). Its
+    /// adjoints are zeroed first even when this is a constant, so that each row of a
+    /// Jacobian starts from zero.
     pub(crate) fn grad_in_scope(&self) {
-        if self.is_constant() {
-            return;
-        }
         with_tape(|t| {
+            if self.is_constant() {
+                return t.grad_in_scope(None);
+            }
             t.check(self.gen);
-            t.grad_in_scope(self.idx);
+            t.grad_in_scope(Some(self.idx));
         })
     }
 
@@ -171,6 +173,14 @@ pub fn set_zero_all_adj() {
 /// but making the space reusable. Every `Var` created so far becomes invalid.
 ///
 /// Panics if called inside a nested scope.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let x = Var::new(1.0);
+/// let _y = x.exp();
+/// clear_tape();
+/// assert_eq!(tape_stats().nodes, 0);
+/// ```
 pub fn clear_tape() {
     with_tape(|t| t.clear());
 }

@@ -250,10 +250,11 @@ impl Real for Var {
     }
     fn powi(self, n: i32) -> Var {
         let x = self.val();
-        let d = if n == 0 {
-            0.0
-        } else {
-            f64::from(n) * x.powi(n - 1)
+        // n x^(n-1); n - 1 overflows i32 for n = i32::MIN, where x^n / x is used instead.
+        let d = match n.checked_sub(1) {
+            _ if n == 0 => 0.0,
+            Some(m) => f64::from(n) * x.powi(m),
+            None => f64::from(n) * (x.powi(n) / x),
         };
         unary_op(x.powi(n), self, d)
     }

@@ -37,7 +37,7 @@ pub fn sum<T: SliceOps>(x: &[T]) -> T {
 }
 
 /// ln Σ exp xᵢ, stable for large and very different inputs (shifted by the maximum);
-/// `-∞` for an empty slice. Partials: softmax(x).
+/// `-∞` for an empty slice, NaN if an entry is NaN. Partials: softmax(x).
 ///
 /// ```
 /// # use fazang::prelude::*;
@@ -48,8 +48,8 @@ pub fn log_sum_exp<T: SliceOps>(x: &[T]) -> T {
     T::log_sum_exp_slice(x)
 }
 
-/// Euclidean norm √Σ xᵢ², computed with scaling so it neither overflows nor underflows.
-/// Partials xᵢ/‖x‖ (0 at the zero vector).
+/// Euclidean norm √Σ xᵢ², computed with scaling so it neither overflows nor underflows;
+/// NaN if an entry is NaN. Partials xᵢ/‖x‖ (0 at the zero vector).
 ///
 /// ```
 /// # use fazang::prelude::*;
@@ -129,27 +129,38 @@ where
         .collect()
 }
 
-/// Largest element, or -∞ for an empty slice or all-NaN input.
+/// Largest element, -∞ for an empty slice, NaN if any element is NaN (unlike
+/// `f64::max`, which would skip it and let a NaN input give a number).
 fn max_of(v: impl Iterator<Item = f64>) -> f64 {
-    v.fold(f64::NEG_INFINITY, f64::max)
+    v.fold(
+        f64::NEG_INFINITY,
+        |m, x| if x > m || x.is_nan() { x } else { m },
+    )
 }
 
 /// ln Σ exp xᵢ on f64, shifted by the maximum.
 fn lse(x: impl Iterator<Item = f64> + Clone) -> f64 {
     let m = max_of(x.clone());
-    if m.is_infinite() {
-        // all -inf (or empty): -inf; any +inf: +inf
+    if m.is_infinite() || m.is_nan() {
+        // all -inf (or empty): -inf; any +inf: +inf; any NaN: NaN
         return m;
     }
     m + x.map(|v| (v - m).exp()).sum::<f64>().ln()
 }
 
-/// √Σ xᵢ² on f64, scaled by the largest magnitude.
+/// √Σ xᵢ² on f64, scaled by the power of two at or below the largest magnitude (so the
+/// scaling is exact).
 fn norm(x: impl Iterator<Item = f64> + Clone) -> f64 {
-    let s = max_of(x.clone().map(f64::abs));
-    if s == 0.0 || s.is_infinite() {
-        return s.max(0.0);
+    let m = max_of(x.clone().map(f64::abs));
+    if m.is_nan() {
+        return m;
     }
+    if m == 0.0 || m.is_infinite() {
+        // empty (m = -inf) or all zero: 0; any ±inf: +inf
+        return m.max(0.0);
+    }
+    // Keep only the exponent bits: 2^floor(log2 m), or the smallest normal for subnormals.
+    let s = f64::from_bits(m.to_bits() & 0x7ff0_0000_0000_0000).max(f64::MIN_POSITIVE);
     s * x.map(|v| (v / s) * (v / s)).sum::<f64>().sqrt()
 }
 
