@@ -30,6 +30,15 @@ pub struct NestedScope {
 
 impl NestedScope {
     /// Open a nested scope on this thread's tape.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let depth = tape_stats().depth;
+    /// let scope = NestedScope::begin();
+    /// assert_eq!(tape_stats().depth, depth + 1);
+    /// drop(scope);
+    /// assert_eq!(tape_stats().depth, depth);
+    /// ```
     pub fn begin() -> NestedScope {
         NestedScope {
             gen: with_tape(|t| t.begin_nested()),

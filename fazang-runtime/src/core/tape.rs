@@ -400,6 +400,17 @@ impl Tape {
 }
 
 /// What this thread's tape currently holds; see [`tape_stats`](crate::tape_stats).
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let (a, b) = (Var::new(1.0), Var::new(2.0));
+/// let before = tape_stats();
+/// let _c = a * b; // one node, two (operand, partial) records
+/// let after = tape_stats();
+/// assert_eq!((after.nodes - before.nodes, after.operands - before.operands), (1, 2));
+/// assert_eq!(after.bytes() - before.bytes(), 32);
+/// # fazang::clear_tape();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TapeStats {
     /// Recorded results, independent variables included.

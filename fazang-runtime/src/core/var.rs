@@ -69,7 +69,15 @@ impl Var {
         }
     }
 
-    /// The value.
+    /// The value. Reading it never touches the tape, so it works on any thread and after
+    /// the variable's scope has ended.
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let y = Var::new(2.0) * 3.0;
+    /// assert_eq!(y.val(), 6.0);
+    /// # fazang::clear_tape();
+    /// ```
     #[inline]
     pub fn val(&self) -> f64 {
         self.val
@@ -82,6 +90,13 @@ impl Var {
     }
 
     /// The node index on the tape, or `None` for constants (for custom operations).
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// assert_eq!(Var::from(1.0).index(), None);
+    /// assert!(Var::new(1.0).index().is_some());
+    /// # fazang::clear_tape();
+    /// ```
     #[inline]
     pub fn index(&self) -> Option<u32> {
         (!self.is_constant()).then_some(self.idx)
