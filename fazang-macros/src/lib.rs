@@ -107,8 +107,171 @@ pub fn differentiate(attr: TokenStream, item: TokenStream) -> TokenStream {
     differentiate::expand(attr.into(), item.into()).into()
 }
 
-/// Give a function hand-written partial derivatives, or register a struct with `f64`
-/// fields as differentiable. See the `fazang` crate docs.
+/// Give a function hand-written derivatives (its body is then never traced), or make the
+/// `f64` fields of a struct differentiable (ReverseDiffSource's `@deriv_rule`).
+///
+/// # Partials: `#[deriv_rule(x => expr, ..)]`
+///
+/// One expression per differentiable parameter: the partial derivative of the result with
+/// respect to that parameter, written in terms of the parameters (as `f64` values). For a
+/// slice, vector or array parameter the partial is its gradient (a `Vec<f64>`, array or
+/// anything `AsRef<[f64]>`, one entry per element); for a `#[deriv_rule]` struct, a
+/// struct of partials.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// #[deriv_rule(x => x.cos() / (1.0 + x.sin()))]
+/// fn foo(x: f64) -> f64 {
+///     (1.0 + x.sin()).ln()
+/// }
+///
+/// assert_eq!(foo(0.3), (1.0 + 0.3_f64.sin()).ln()); // with f64, as before
+///
+/// let x = Var::new(0.3); // with Var: one node on the tape, holding the rule's partial
+/// foo(x).grad();
+/// assert_eq!(x.adj(), 0.3_f64.cos() / (1.0 + 0.3_f64.sin()));
+/// # fazang::clear_tape();
+///
+/// // From a #[differentiate] body, like any other function: 2^foo(x).
+/// #[differentiate]
+/// fn two_to_the_foo(x: f64) -> f64 {
+///     (foo(x) * std::f64::consts::LN_2).exp()
+/// }
+/// let (v, g) = two_to_the_foo_grad(0.3);
+/// assert!((g[0] - v * std::f64::consts::LN_2 * 0.3_f64.cos() / (1.0 + 0.3_f64.sin())).abs() < 1e-15);
+/// ```
+///
+/// Every parameter of type `f64`, `&[f64]`, `Vec<f64>`, `&Vec<f64>` or `[f64; N]` needs a
+/// partial, unless listed in `data(..)` (a constant: it keeps its `f64` type). A
+/// parameter of another type is a `#[deriv_rule]` struct if the rule names it, and data
+/// (passed through unchanged) otherwise.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// // w · x + c, with w data.
+/// #[deriv_rule(x => w, c => 1.0, data(w))]
+/// fn affine(w: &[f64], x: &[f64], c: f64) -> f64 {
+///     w.iter().zip(x).map(|(a, b)| a * b).sum::<f64>() + c
+/// }
+///
+/// let (v, g) = gradient(|p| affine(&[2.0, 3.0], &p[..2], p[2]), &[1.0, 1.0, 0.5]);
+/// assert_eq!((v, g), (5.5, vec![2.0, 3.0, 1.0]));
+/// ```
+///
+/// # Structs: `#[deriv_rule] struct Bar { .. }`
+///
+/// The struct becomes `struct Bar<S = f64>`, its `f64` fields (and `[f64; N]` fields)
+/// of type `S`, every other field unchanged (data). `Bar` and `Bar { x: 1.0, y: 2.0 }`
+/// still mean the plain struct; derives and attributes are kept. `#[differentiate]`
+/// functions may take and build a `Bar`, and their `_grad` returns a `Bar` of adjoints;
+/// a rule names a `Bar` parameter to give its partials as a `Bar`. Generic structs,
+/// enums and unions are refused; tuple structs work.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// #[deriv_rule]
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct Bar {
+///     x: f64,
+///     y: f64,
+/// }
+///
+/// #[deriv_rule(z => Bar { x: 2.0 * z.x, y: 2.0 * z.y })]
+/// fn norm(z: Bar) -> f64 {
+///     z.x * z.x + z.y * z.y
+/// }
+///
+/// #[differentiate]
+/// fn scaled(z: Bar, k: f64) -> f64 {
+///     k * norm(z)
+/// }
+///
+/// let (v, (dz, dk)) = scaled_grad(Bar { x: 1.0, y: 2.0 }, 3.0);
+/// assert_eq!((v, dk), (15.0, 5.0));
+/// assert_eq!(dz, Bar { x: 6.0, y: 12.0 });
+/// ```
+///
+/// # Vector-Jacobian products: `#[deriv_rule(adjoint = path)]`
+///
+/// For vector results (`Vec<f64>`, `[f64; M]`), or when input adjoints are cheaper to
+/// compute on demand than partials up front. `path` is called during the backward sweep
+/// (not while recording; not at all if the result's adjoints are zero) with:
+///
+/// ```text
+/// path(inputs.., out, ds) -> adjoints
+/// ```
+///
+/// - `inputs`: every parameter in order, as the body sees it: `f64`; `&[f64]` for
+///   slices and vectors; `&[f64; N]` for arrays; data parameters with their own type
+///   (kept for the sweep: references by `ToOwned`, values by `Clone`);
+/// - `out`: the result, `f64`, `&[f64]` or `&[f64; M]`;
+/// - `ds`: the result's adjoint, of the same type as `out`;
+/// - `adjoints`: `ds` pulled back to each differentiable parameter (`f64`, `Vec<f64>`, or
+///   `[f64; N]` for arrays), a tuple of them in parameter order when there are several.
+///
+/// The expected signature is checked when the function is compiled: a mismatch is a
+/// type error at `path` naming the expected `fn(..)` type. Struct parameters are data in
+/// this form.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// #[deriv_rule(adjoint = scale_adjoint)]
+/// fn scale(a: f64, x: &[f64]) -> Vec<f64> {
+///     x.iter().map(|v| a * v).collect()
+/// }
+///
+/// /// y = a x: ā = x · ȳ, x̄ = a ȳ.
+/// fn scale_adjoint(a: f64, x: &[f64], _y: &[f64], dy: &[f64]) -> (f64, Vec<f64>) {
+///     let da = x.iter().zip(dy).map(|(v, d)| v * d).sum();
+///     (da, dy.iter().map(|d| a * d).collect())
+/// }
+///
+/// assert_eq!(scale(2.0, &[1.0, 3.0]), vec![2.0, 6.0]);
+/// let (_, jac) = jacobian(|p| scale(p[0], &p[1..]), &[2.0, 1.0, 3.0]);
+/// assert_eq!(jac, vec![vec![1.0, 2.0, 0.0], vec![3.0, 0.0, 2.0]]);
+/// ```
+///
+/// # Checking a rule
+///
+/// A wrong rule gives wrong gradients. [`check_deriv_rule`] compares the recorded
+/// derivatives with finite differences (and [`check_deriv_rule_vec`] for vector
+/// results); use it in tests.
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::check_deriv_rule;
+///
+/// #[deriv_rule(x => 2.0 * x.cos())] // wrong: the body is sin(x)
+/// fn f(x: f64) -> f64 {
+///     x.sin()
+/// }
+/// let check = check_deriv_rule(|x| f(x[0]), |x| f(x[0]), &[[0.5], [1.0]]);
+/// assert!(!check.is_ok(1e-6)); // check.assert_ok(1e-6) would panic, saying where
+/// ```
+///
+/// [`check_deriv_rule`]: ../fazang/fn.check_deriv_rule.html
+/// [`check_deriv_rule_vec`]: ../fazang/fn.check_deriv_rule_vec.html
+///
+/// # How it works
+///
+/// A rule function becomes generic over the scalar, `fn foo<S: Real>(x: S) -> S`, and
+/// runs its body once on the `f64` values (`&[f64]` for slices, no copy when `S = f64`;
+/// a `Vec<f64>` parameter is moved, not copied). With `S = f64` the result is returned
+/// as is; otherwise it is recorded with `Real::from_partials` (one node, the rule's
+/// partials computed only then) or, for the adjoint form, as outputs whose adjoints
+/// `path` computes in the sweep. `mut` parameters are rebound in the body, so the rule
+/// sees the arguments as passed.
+///
+/// Misuse is a compile error at the offending token: a rule naming a missing parameter,
+/// omitting one or naming one twice; an unknown option; a function without a
+/// differentiable parameter or returning something else than `f64` (`Vec<f64>`,
+/// `[f64; M]` with `adjoint`); `async`, `const`, `unsafe`, `extern` functions, methods
+/// with `self`, generic functions (lifetimes are fine), `&mut f64` parameters; on structs,
+/// arguments, generics, or no `f64` field; any other item.
 #[proc_macro_attribute]
 pub fn deriv_rule(attr: TokenStream, item: TokenStream) -> TokenStream {
     rule::expand(attr.into(), item.into()).into()

@@ -20,6 +20,7 @@
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+pub mod composite;
 pub mod core;
 mod drivers;
 mod interop;
@@ -27,6 +28,8 @@ pub mod math;
 #[doc(hidden)]
 pub mod private;
 mod real;
+mod rule;
+mod rule_check;
 
 pub use crate::core::scope::{nested, NestedScope};
 pub use crate::core::tape::{Adjoints, TapeStats};
@@ -38,3 +41,6 @@ pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
 pub use crate::real::{Partials, Real};
+pub use crate::rule_check::{
+    check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
+};

@@ -9,6 +9,11 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
+// For #[deriv_rule] functions and structs.
+pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
+pub use crate::real::Partials;
+pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
+
 /// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
 pub trait ScalarOps<S>:
     Add<S, Output = S>

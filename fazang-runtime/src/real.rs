@@ -118,6 +118,31 @@ pub trait Real:
     /// ```
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
 
+    /// The values of a slice, borrowed when `Self` is `f64` (no copy) and collected
+    /// otherwise. For `#[deriv_rule]` bodies, which see `&[f64]`.
+    #[doc(hidden)]
+    fn __vals(x: &[Self]) -> std::borrow::Cow<'_, [f64]> {
+        std::borrow::Cow::Owned(x.iter().map(Self::val).collect())
+    }
+
+    /// The values of a vector and the operands to record partials for: `(x, vec![])`
+    /// when `Self` is `f64` (no copy; no partials are ever recorded), `(values, x)`
+    /// otherwise. For `#[deriv_rule]` bodies taking `Vec<f64>`.
+    #[doc(hidden)]
+    fn __into_vals(x: Vec<Self>) -> (Vec<f64>, Vec<Self>) {
+        (x.iter().map(Self::val).collect(), x)
+    }
+
+    /// Record `values` as the outputs of an operation whose input adjoints are computed
+    /// lazily by a vector-Jacobian product (`#[deriv_rule(adjoint = ..)]`). `record`
+    /// pushes the operands and returns the product (see [`vector_op`](crate::vector_op));
+    /// it is called only when `Self` is active. `None` on `f64`: the caller keeps its
+    /// values.
+    #[doc(hidden)]
+    fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Self>) -> V) -> Option<Vec<Self>>
+    where
+        V: Fn(&[f64], &mut [f64]) + 'static;
+
     /// Sine. d/dx = cos x.
     fn sin(self) -> Self;
     /// Cosine. d/dx = -sin x.

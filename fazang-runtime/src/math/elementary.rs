@@ -162,6 +162,18 @@ impl Real for f64 {
     fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
         value
     }
+    #[inline]
+    fn __vals(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
+    fn __into_vals(x: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
+        (x, Vec::new())
+    }
+    #[inline(always)]
+    fn __from_vjp<V>(_: &[f64], _: impl FnOnce(&mut Vec<f64>) -> V) -> Option<Vec<f64>> {
+        None
+    }
     impl_unary_f64!();
     #[inline]
     fn atan2(self, other: impl Into<f64>) -> f64 {
@@ -236,6 +248,14 @@ impl Real for Var {
         let out = nary_op_iter(value, p.ops.iter().copied());
         PARTIALS.with(|b| b.borrow_mut().push(p.ops));
         out
+    }
+    fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Var>) -> V) -> Option<Vec<Var>>
+    where
+        V: Fn(&[f64], &mut [f64]) + 'static,
+    {
+        let mut inputs = Vec::new();
+        let vjp = record(&mut inputs);
+        Some(crate::core::var::vector_op(&inputs, values, vjp))
     }
     impl_unary_var!();
     fn atan2(self, other: impl Into<Var>) -> Var {

@@ -1,0 +1,373 @@
+//! The generic function a rule expands to (input validated by `valid`).
+//!
+//! The body runs once on `f64` values, never traced; the result is recorded as one node
+//! with the rule's partials (`Real::from_partials`), or as outputs whose adjoints the
+//! adjoint function computes during the sweep (`Real::__from_vjp`).
+
+use super::ast::{Active, Form, Param, Role, RuleFn};
+use super::types::{generic_over, without_ref_lifetimes, RetShape, Shape};
+use super::valid::SCALAR;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Expr, Ident, Type};
+
+pub fn expand(f: &RuleFn) -> TokenStream {
+    let s = Ident::new(SCALAR, Span::call_site());
+    let item = f.item;
+    let (attrs, vis, sig) = (&item.attrs, &item.vis, &item.sig);
+    let (fn_token, ident) = (&sig.fn_token, &sig.ident);
+    let lifetimes = sig.generics.lifetimes();
+    let where_clause = &sig.generics.where_clause;
+    let params = f.params.iter().map(|p| signature_param(f, p, &s));
+    let (ret_f64, ret_shape) = f.ret.expect("validated: a return type");
+    let ret_s = generic_over(ret_f64, &s, Shape::Other);
+    let bindings = f.active().map(|(p, a)| binding(p, a, &s));
+    let rebinds = f
+        .roles()
+        .filter(|(p, _)| p.mutable)
+        .map(|(p, r)| rebind(f, p, r));
+    let block = &item.block;
+    let (record, doc) = match f.form() {
+        Form::Partials => (record_partials(f, &s), PARTIALS_DOC.to_string()),
+        Form::Adjoint(path) => (
+            record_adjoint(f, path, ret_shape, &s),
+            format!("{ADJOINT_DOC} `{}`.", path.to_token_stream()),
+        ),
+    };
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #doc]
+        #[allow(clippy::redundant_closure_call)]
+        #vis #fn_token #ident<#(#lifetimes,)* #s: ::fazang::Real>(#(#params),*) -> #ret_s
+        #where_clause
+        {
+            #(#bindings)*
+            let __fz_value: #ret_f64 = (|| -> #ret_f64 { #(#rebinds)* #block })();
+            #record
+        }
+    }
+}
+
+const PARTIALS_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar \
+    `S`. With `f64` arguments this computes the value; with `Var` arguments it also records \
+    one node on the tape, holding the rule's partial derivatives (the body is not traced).";
+
+const ADJOINT_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar `S`. \
+    With `f64` arguments this computes the value; with `Var` arguments it also records the \
+    result, whose adjoints are propagated during the backward sweep by";
+
+/// The name of the hidden binding holding the scalar-typed argument.
+fn hidden(name: &Ident) -> Ident {
+    format_ident!("__fz_arg_{}", name.unraw())
+}
+
+/// The name of the hidden binding holding values borrowed by the body.
+fn hidden_vals(name: &Ident) -> Ident {
+    format_ident!("__fz_vals_{}", name.unraw())
+}
+
+/// `x: S`, `v: &[S]`, `z: Bar<S>`; data parameters unchanged.
+fn signature_param(f: &RuleFn, p: &Param, s: &Ident) -> TokenStream {
+    match f.role(p) {
+        Role::Active(_) => {
+            let (attrs, name) = (&p.arg.attrs, p.name());
+            let ty = generic_over(&p.arg.ty, s, p.shape);
+            quote!(#(#attrs)* #name: #ty)
+        }
+        Role::Data | Role::Invalid(_) if p.mutable => {
+            let (attrs, name, ty) = (&p.arg.attrs, p.name(), &p.arg.ty);
+            quote!(#(#attrs)* #name: #ty)
+        }
+        Role::Data | Role::Invalid(_) => p.arg.to_token_stream(),
+    }
+}
+
+/// `let mut x = x;` at the top of the body for a `mut` parameter, so that the body's
+/// changes stay in the body: the rule sees the arguments as they were passed. A value
+/// the rule or adjoint function also uses, and that the body would own, is cloned.
+fn rebind(f: &RuleFn, p: &Param, role: Role) -> TokenStream {
+    let name = p.name();
+    let used_later = match f.form() {
+        Form::Adjoint(_) => true,
+        Form::Partials => f
+            .attr
+            .partials
+            .iter()
+            .any(|d| mentions(d.expr.to_token_stream(), name)),
+    };
+    let owned = match role {
+        Role::Active(a) => matches!(a, Active::Vec | Active::Struct { by_ref: false }),
+        _ => !matches!(&*p.arg.ty, Type::Reference(_)),
+    };
+    if used_later && owned {
+        quote!(let mut #name = ::core::clone::Clone::clone(&#name);)
+    } else {
+        quote!(let mut #name = #name;)
+    }
+}
+
+/// Whether `tokens` contain the identifier `name`.
+fn mentions(tokens: TokenStream, name: &Ident) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == *name,
+        TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// Rebind an active parameter to its `f64` values, as the body and the rule see them;
+/// the scalar-typed argument stays in `__fz_<name>`.
+fn binding(p: &Param, a: Active, s: &Ident) -> TokenStream {
+    let name = p.name();
+    let h = hidden(name);
+    let v = hidden_vals(name);
+    let real = quote!(<#s as ::fazang::Real>);
+    match a {
+        Active::Scalar => quote! {
+            let #h = #name;
+            let #name: f64 = #real::val(&#h);
+        },
+        Active::Slice | Active::VecRef => {
+            let slice = slice_of(&h, a);
+            quote! {
+                let #h = #name;
+                let #v = #real::__vals(#slice);
+                let #name: &[f64] = &#v;
+            }
+        }
+        Active::Vec => quote! {
+            let (#name, #h) = #real::__into_vals(#name);
+        },
+        Active::Array => quote! {
+            let #h = #name;
+            let #name = #h.map(|__fz_e| #real::val(&__fz_e));
+        },
+        Active::Struct { by_ref } => {
+            // An error about a struct without #[deriv_rule] points at its type (once: the
+            // calls here and in `push_partial` have the same span).
+            let span = p.arg.ty.span();
+            let h = Ident::new(&h.to_string(), span);
+            let arg = if by_ref {
+                quote!(#h)
+            } else {
+                quote_spanned!(span=> &#h)
+            };
+            let values = quote_spanned! {span=>
+                ::fazang::__private::CompositeOf::<#s>::values(#arg)
+            };
+            let bind = if by_ref { quote!(&#v) } else { quote!(#v) };
+            quote! {
+                let #h = #name;
+                let #v = #values;
+                let #name = #bind;
+            }
+        }
+    }
+}
+
+/// The hidden argument as a `&[S]`.
+fn slice_of(h: &Ident, a: Active) -> TokenStream {
+    match a {
+        Active::Slice => quote!(#h),
+        _ => quote!(#h.as_slice()),
+    }
+}
+
+/// `S::from_partials(value, |p| { push each rule's partial })`.
+fn record_partials(f: &RuleFn, s: &Ident) -> TokenStream {
+    let pushes = f.active().map(|(p, a)| {
+        let expr = &f
+            .partial(p)
+            .expect("validated: every active parameter named")
+            .expr;
+        push_partial(p, a, expr, s)
+    });
+    quote! {
+        <#s as ::fazang::Real>::from_partials(
+            __fz_value,
+            |__fz_p: &mut ::fazang::__private::Partials<#s>| { #(#pushes)* },
+        )
+    }
+}
+
+fn push_partial(p: &Param, a: Active, expr: &Expr, s: &Ident) -> TokenStream {
+    let name = p.name();
+    let h = hidden(name);
+    let label = name.unraw().to_string();
+    match a {
+        Active::Scalar => quote! {
+            ::fazang::__private::Partials::push(__fz_p, #h, #expr);
+        },
+        Active::Slice | Active::VecRef | Active::Vec | Active::Array => {
+            let slice = slice_of(&h, a);
+            quote! {
+                ::fazang::__private::push_slice(__fz_p, #slice, #expr, #label);
+            }
+        }
+        Active::Struct { by_ref } => {
+            let span = p.arg.ty.span();
+            let h = Ident::new(&h.to_string(), span);
+            let arg = if by_ref {
+                quote!(#h)
+            } else {
+                quote_spanned!(span=> &#h)
+            };
+            let push = quote_spanned! {span=>
+                ::fazang::__private::CompositeOf::<#s>::push_partials(#arg, &__fz_d, __fz_p);
+            };
+            quote! {
+                let __fz_d = #expr;
+                #push
+            }
+        }
+    }
+}
+
+/// `S::__from_vjp(outputs, |inputs| adjoint closure)`, converted to the return type.
+fn record_adjoint(f: &RuleFn, path: &Expr, ret: RetShape, s: &Ident) -> TokenStream {
+    let fn_ptr = adjoint_fn_type(f, ret);
+    let coerce = quote_spanned!(path.span()=> let __fz_adjoint: #fn_ptr = #path;);
+    let inputs = f.active().map(|(p, a)| {
+        let h = hidden(p.name());
+        let slice = slice_of(&h, a);
+        match a {
+            Active::Scalar => quote!(__fz_in.push(#h);),
+            _ => quote!(__fz_in.extend_from_slice(#slice);),
+        }
+    });
+    let captures = f.roles().map(|(p, role)| capture(p, role));
+    let args = f.roles().map(|(p, role)| adjoint_arg(p, role));
+    let (out, ds) = match ret {
+        RetShape::F64 => (quote!(__fz_out), quote!(__fz_ds[0])),
+        RetShape::Array(_) => (
+            quote!(&__fz_out),
+            quote!(::fazang::__private::as_array(__fz_ds)),
+        ),
+        _ => (quote!(&__fz_out), quote!(__fz_ds)),
+    };
+    let scatter = scatter(f);
+    let from = quote!(<#s as ::core::convert::From<f64>>::from);
+    let (inactive, active) = match ret {
+        RetShape::F64 => (quote!(#from(__fz_value)), quote!(__fz_outs[0])),
+        RetShape::Array(_) => (
+            quote!(__fz_value.map(#from)),
+            quote!(::fazang::__private::to_array(__fz_outs)),
+        ),
+        _ => (
+            quote!(__fz_value.into_iter().map(#from).collect()),
+            quote!(__fz_outs),
+        ),
+    };
+    quote! {
+        #coerce
+        let __fz_outs = <#s as ::fazang::Real>::__from_vjp(
+            ::fazang::__private::AsOutputs::as_outputs(&__fz_value),
+            |__fz_in: &mut ::std::vec::Vec<#s>| {
+                #(#inputs)*
+                #(#captures)*
+                let __fz_out = ::core::clone::Clone::clone(&__fz_value);
+                move |__fz_ds: &[f64], __fz_ib: &mut [f64]| {
+                    let __fz_adj = __fz_adjoint(#(#args,)* #out, #ds);
+                    #scatter
+                }
+            },
+        );
+        match __fz_outs {
+            ::core::option::Option::None => #inactive,
+            ::core::option::Option::Some(__fz_outs) => #active,
+        }
+    }
+}
+
+/// `fn(inputs.., out, ds) -> adjoints`, the type the adjoint function must have.
+fn adjoint_fn_type(f: &RuleFn, ret: RetShape) -> TokenStream {
+    let inputs = f.roles().map(|(p, role)| match role {
+        Role::Active(a) => active_input_type(p, a),
+        _ => without_ref_lifetimes(&p.arg.ty).to_token_stream(),
+    });
+    let out = match ret {
+        RetShape::F64 => quote!(f64),
+        RetShape::Array(m) => quote!(&[f64; #m]),
+        _ => quote!(&[f64]),
+    };
+    let adjoints: Vec<TokenStream> = f.active().map(|(p, a)| adjoint_type(p, a)).collect();
+    let adjoints = match adjoints.as_slice() {
+        [one] => one.clone(),
+        many => quote!((#(#many),*)),
+    };
+    quote!(fn(#(#inputs,)* #out, #out) -> #adjoints)
+}
+
+fn active_input_type(p: &Param, a: Active) -> TokenStream {
+    match (a, p.shape) {
+        (Active::Scalar, _) => quote!(f64),
+        (Active::Array, Shape::Array(n)) => quote!(&[f64; #n]),
+        _ => quote!(&[f64]),
+    }
+}
+
+fn adjoint_type(p: &Param, a: Active) -> TokenStream {
+    match (a, p.shape) {
+        (Active::Scalar, _) => quote!(f64),
+        (Active::Array, Shape::Array(n)) => quote!([f64; #n]),
+        _ => quote!(::std::vec::Vec<f64>),
+    }
+}
+
+/// Keep a parameter's value (owned) for the backward sweep.
+fn capture(p: &Param, role: Role) -> TokenStream {
+    let name = p.name();
+    match (role, &*p.arg.ty) {
+        (Role::Active(Active::Slice | Active::VecRef), _) => {
+            quote!(let #name: ::std::vec::Vec<f64> = #name.to_vec();)
+        }
+        (Role::Active(_), _) => quote!(let #name = #name;),
+        (_, Type::Reference(_)) => quote!(let #name = ::std::borrow::ToOwned::to_owned(#name);),
+        _ => quote!(let #name = ::core::clone::Clone::clone(&#name);),
+    }
+}
+
+/// A kept value as the adjoint function takes it.
+fn adjoint_arg(p: &Param, role: Role) -> TokenStream {
+    let name = p.name();
+    match (role, &*p.arg.ty) {
+        (Role::Active(Active::Scalar), _) => quote!(#name),
+        (Role::Active(_), _) => quote!(&#name),
+        (_, Type::Reference(_)) => quote!(::std::borrow::Borrow::borrow(&#name)),
+        _ => quote!(::core::clone::Clone::clone(&#name)),
+    }
+}
+
+/// Add each returned adjoint to the input adjoints, in operand order.
+fn scatter(f: &RuleFn) -> TokenStream {
+    let active: Vec<_> = f.active().collect();
+    let several = active.len() > 1;
+    let adds = active.iter().enumerate().map(|(i, (p, a))| {
+        let index = syn::Index::from(i);
+        let adj = if several {
+            quote!(__fz_adj.#index)
+        } else {
+            quote!(__fz_adj)
+        };
+        let name = p.name();
+        let label = name.unraw().to_string();
+        match a {
+            Active::Scalar => quote! {
+                __fz_ib[__fz_k] += #adj;
+                __fz_k += 1;
+            },
+            _ => quote! {
+                let __fz_n = #name.len();
+                ::fazang::__private::add_slice(&mut __fz_ib[__fz_k..__fz_k + __fz_n], &#adj, #label);
+                __fz_k += __fz_n;
+            },
+        }
+    });
+    quote! {
+        let mut __fz_k: usize = 0;
+        #(#adds)*
+    }
+}

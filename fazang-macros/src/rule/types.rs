@@ -1,0 +1,230 @@
+//! Read-only questions about types, by their syntax (a macro sees no type information).
+
+use proc_macro2::Span;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, GenericArgument, Ident, PathArguments, Type, TypePath};
+
+/// What a parameter's type looks like to `#[deriv_rule]`.
+#[derive(Clone, Copy)]
+pub enum Shape<'a> {
+    /// `f64`.
+    F64,
+    /// `&[f64]`.
+    Slice,
+    /// `&Vec<f64>`.
+    VecRef,
+    /// `Vec<f64>`.
+    Vec,
+    /// `[f64; N]`.
+    Array(&'a Expr),
+    /// `&mut` to one of the above: never allowed.
+    MutRef,
+    /// A path such as `Bar` or `&Bar`: a struct if the rule names it, data otherwise.
+    Path { by_ref: bool, path: &'a TypePath },
+    /// Anything else: data.
+    Other,
+}
+
+impl<'a> Shape<'a> {
+    pub fn of(ty: &'a Type) -> Shape<'a> {
+        match strip(ty) {
+            t if is_f64(t) => Shape::F64,
+            Type::Path(p) if is_vec_f64(p) => Shape::Vec,
+            Type::Array(a) if is_f64(&a.elem) => Shape::Array(&a.len),
+            Type::Path(p) => Shape::Path {
+                by_ref: false,
+                path: p,
+            },
+            Type::Reference(r) => {
+                let inner = strip(&r.elem);
+                let f64_like = match inner {
+                    Type::Slice(s) => is_f64(&s.elem),
+                    Type::Array(a) => is_f64(&a.elem),
+                    Type::Path(p) => is_f64(inner) || is_vec_f64(p),
+                    _ => false,
+                };
+                match (r.mutability.is_some(), inner) {
+                    (true, _) if f64_like => Shape::MutRef,
+                    (true, _) => Shape::Other,
+                    (false, Type::Slice(s)) if is_f64(&s.elem) => Shape::Slice,
+                    (false, Type::Path(p)) if is_vec_f64(p) => Shape::VecRef,
+                    (false, Type::Path(p)) if !is_f64(inner) => Shape::Path {
+                        by_ref: true,
+                        path: p,
+                    },
+                    _ => Shape::Other,
+                }
+            }
+            _ => Shape::Other,
+        }
+    }
+}
+
+/// What a return type looks like.
+#[derive(Clone, Copy)]
+pub enum RetShape<'a> {
+    F64,
+    Vec,
+    Array(&'a Expr),
+    Other,
+}
+
+impl<'a> RetShape<'a> {
+    pub fn of(ty: &'a Type) -> RetShape<'a> {
+        match strip(ty) {
+            t if is_f64(t) => RetShape::F64,
+            Type::Path(p) if is_vec_f64(p) => RetShape::Vec,
+            Type::Array(a) if is_f64(&a.elem) => RetShape::Array(&a.len),
+            _ => RetShape::Other,
+        }
+    }
+}
+
+/// Without invisible groups and parentheses.
+fn strip(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => strip(&g.elem),
+        Type::Paren(p) => strip(&p.elem),
+        t => t,
+    }
+}
+
+/// `f64` (also `std::primitive::f64`-free spellings only: `f64` alone).
+pub fn is_f64(ty: &Type) -> bool {
+    matches!(strip(ty), Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64"))
+}
+
+/// `Vec<f64>` (or `std::vec::Vec<f64>`).
+fn is_vec_f64(p: &TypePath) -> bool {
+    let Some(last) = p.path.segments.last() else {
+        return false;
+    };
+    last.ident == "Vec" && single_arg(&last.arguments).is_some_and(is_f64)
+}
+
+/// The only type argument of `<T>`.
+fn single_arg(args: &PathArguments) -> Option<&Type> {
+    let PathArguments::AngleBracketed(a) = args else {
+        return None;
+    };
+    match a.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(t)] => Some(t),
+        _ => None,
+    }
+}
+
+/// Why a path type cannot be a `#[deriv_rule]` struct, if it visibly cannot: a
+/// primitive or std type, or generic arguments other than `<f64>`.
+pub fn not_a_struct(p: &TypePath) -> Option<&'static str> {
+    const NOT_STRUCTS: &[&str] = &[
+        "f32", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
+        "usize", "bool", "char", "str", "String", "Vec", "Option", "Result", "Box", "HashMap",
+        "BTreeMap",
+    ];
+    let last = p.path.segments.last()?;
+    if p.qself.is_some() || NOT_STRUCTS.iter().any(|n| last.ident == n) {
+        return Some("is not a #[deriv_rule] struct");
+    }
+    match &last.arguments {
+        PathArguments::None => None,
+        args if single_arg(args).is_some_and(is_f64) => None,
+        _ => Some("has generic arguments; #[deriv_rule] structs have none"),
+    }
+}
+
+/// The first path segment named `name` in `ty` (a user type that would clash with the
+/// generic scalar `S`).
+pub fn mentions<'a>(ty: &'a Type, name: &str) -> Option<&'a Ident> {
+    struct Find<'a, 'n> {
+        name: &'n str,
+        found: Option<&'a Ident>,
+    }
+    impl<'a> Visit<'a> for Find<'a, '_> {
+        fn visit_path_segment(&mut self, seg: &'a syn::PathSegment) {
+            if self.found.is_none() && seg.ident == self.name {
+                self.found = Some(&seg.ident);
+            }
+            syn::visit::visit_path_segment(self, seg);
+        }
+    }
+    let mut f = Find { name, found: None };
+    f.visit_type(ty);
+    f.found
+}
+
+/// `ty` with `f64` replaced by `S`, and with `<S>` given to the struct path of a
+/// composite shape (`Bar` -> `Bar<S>`, `&Bar<f64>` -> `&Bar<S>`).
+pub fn generic_over(ty: &Type, s: &Ident, shape: Shape) -> Type {
+    struct Replace<'s>(&'s Ident);
+    impl VisitMut for Replace<'_> {
+        fn visit_type_mut(&mut self, ty: &mut Type) {
+            if is_f64(ty) {
+                let s = self.0;
+                *ty = syn::parse_quote_spanned!(span_of(ty) => #s);
+            } else {
+                syn::visit_mut::visit_type_mut(self, ty);
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Replace(s).visit_type_mut(&mut ty);
+    if let Shape::Path { .. } = shape {
+        with_scalar_arg(&mut ty, s);
+    }
+    ty
+}
+
+fn span_of(ty: &Type) -> Span {
+    syn::spanned::Spanned::span(ty)
+}
+
+/// Give the last segment of the (possibly referenced) path `<s>`, unless it has it.
+fn with_scalar_arg(ty: &mut Type, s: &Ident) {
+    match ty {
+        Type::Reference(r) => with_scalar_arg(&mut r.elem, s),
+        Type::Group(g) => with_scalar_arg(&mut g.elem, s),
+        Type::Paren(p) => with_scalar_arg(&mut p.elem, s),
+        Type::Path(p) => {
+            if let Some(last) = p.path.segments.last_mut() {
+                if last.arguments.is_empty() {
+                    last.arguments = PathArguments::AngleBracketed(syn::parse_quote!(<#s>));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `ty` with the lifetimes of references removed (`&'a str` -> `&str`), for fn pointer
+/// types that must not name the function's lifetimes.
+pub fn without_ref_lifetimes(ty: &Type) -> Type {
+    struct Strip;
+    impl VisitMut for Strip {
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            r.lifetime = None;
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
+    }
+    let mut ty = ty.clone();
+    Strip.visit_type_mut(&mut ty);
+    ty
+}
+
+/// A type as a user writes it, for messages (`Vec<f64>`, not `Vec < f64 >`).
+pub fn type_name(ty: &Type) -> String {
+    let s = quote::ToTokens::to_token_stream(ty).to_string();
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let prev = out.chars().last();
+        let drop_space = c == ' '
+            && (matches!(next, Some('<' | '>' | ',' | ']' | ';' | ')' | ':'))
+                || matches!(prev, Some('<' | '&' | '[' | '(' | ':')));
+        if !drop_space {
+            out.push(c);
+        }
+    }
+    out
+}

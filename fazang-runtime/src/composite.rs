@@ -1,0 +1,96 @@
+//! Composite types: structs whose `f64` fields are differentiable.
+//!
+//! `#[deriv_rule] struct Bar { x: f64, y: f64, label: String }` rewrites the struct to
+//! `struct Bar<S = f64> { x: S, y: S, label: String }` (so `Bar` still means the plain
+//! struct) and implements the two traits of this module for it:
+//!
+//! - [`Composite`] for `Bar<f64>`: what `#[differentiate]` needs to make a `Bar`
+//!   parameter active (`activate`) and to return its gradient as a `Bar` (`adjoint`);
+//! - [`CompositeOf<S>`] for every `Bar<S>`: what `#[deriv_rule]` functions taking a `Bar`
+//!   need to read its values and record partials for its fields.
+//!
+//! Fields of type `f64` and `[f64; N]` are differentiable, in declaration order; every
+//! other field is data, cloned where a new struct is built.
+//!
+//! # Example
+//!
+//! ```
+//! use fazang::prelude::*;
+//! use fazang::composite::{Composite, CompositeOf};
+//!
+//! #[deriv_rule]
+//! #[derive(Debug, Clone, PartialEq)]
+//! struct Bar {
+//!     x: f64,
+//!     y: f64,
+//! }
+//!
+//! let b = Bar { x: 1.0, y: 2.0 };
+//! let mut vars = Vec::new();
+//! let active: Bar<Var> = b.activate(&mut vars);
+//! assert_eq!(vars.len(), <Bar as Composite>::LEN);
+//! assert_eq!(active.values(), b);
+//! let adj = b.adjoint(&mut [0.5, 0.25].into_iter());
+//! assert_eq!(adj, Bar { x: 0.5, y: 0.25 });
+//! # fazang::clear_tape();
+//! ```
+
+use crate::core::var::Var;
+use crate::real::{Partials, Real};
+
+/// A struct registered with `#[deriv_rule]`, seen from `#[differentiate]`: implemented
+/// for the plain struct (`Bar<f64>`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a differentiable struct",
+    note = "put #[deriv_rule] on the struct's definition to make its f64 fields \
+            differentiable, or leave this parameter out with #[differentiate(wrt(...))]"
+)]
+pub trait Composite: Sized {
+    /// The struct with [`Var`] fields (`Bar<Var>`).
+    type Active;
+    /// A new independent Var per f64 field (field order), pushed onto `vars` too; data
+    /// fields cloned.
+    fn activate(&self, vars: &mut Vec<Var>) -> Self::Active;
+    /// A `Bar<f64>` whose f64 fields are taken in field order from `adj`; data fields
+    /// cloned from self. Missing values (a too short iterator) read as 0.
+    fn adjoint(&self, adj: &mut dyn Iterator<Item = f64>) -> Self;
+    /// Number of f64 fields.
+    const LEN: usize;
+}
+
+/// A struct registered with `#[deriv_rule]`, seen from `#[deriv_rule]` functions:
+/// implemented for `Bar<S>` for every scalar `S`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a differentiable struct",
+    note = "put #[deriv_rule] on the struct's definition to make its f64 fields \
+            differentiable, or do not name this parameter in the rule"
+)]
+pub trait CompositeOf<S: Real>: Sized {
+    /// The plain struct (`Bar<f64>`): the values, and the shape of partials and adjoints.
+    type Values: CompositeOf<f64, Values = Self::Values>;
+    /// Number of f64 fields.
+    const LEN: usize;
+    /// The struct of values (`.val()` of each field; data fields cloned).
+    fn values(&self) -> Self::Values;
+    /// Call `f` on each differentiable field, in field order.
+    fn for_each_field(&self, f: impl FnMut(S));
+    /// Record `d` as the partials with respect to this struct's fields.
+    fn push_partials(&self, d: &Self::Values, p: &mut Partials<S>);
+}
+
+/// Take the next adjoint (0 once the iterator is exhausted). For generated `adjoint`.
+#[doc(hidden)]
+#[inline]
+pub fn next_adjoint(adj: &mut dyn Iterator<Item = f64>) -> f64 {
+    adj.next().unwrap_or(0.0)
+}
+
+/// A new independent variable for a field, also pushed onto `vars`. For generated
+/// `activate`.
+#[doc(hidden)]
+#[inline]
+pub fn new_var(v: f64, vars: &mut Vec<Var>) -> Var {
+    let x = Var::new(v);
+    vars.push(x);
+    x
+}

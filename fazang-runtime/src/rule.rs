@@ -1,0 +1,73 @@
+//! Helpers for the functions `#[deriv_rule]` generates, reached as `::fazang::__private`.
+//! Each one checks a length the rule or adjoint function got wrong and says so.
+
+use crate::real::{Partials, Real};
+
+/// Record partials `d` (a rule's gradient for the slice parameter `name`) for `xs`.
+///
+/// Panics if the lengths differ: the rule is wrong, and silently truncating would hide it.
+pub fn push_slice<S: Real>(p: &mut Partials<S>, xs: &[S], d: impl AsRef<[f64]>, name: &str) {
+    let d = d.as_ref();
+    check_len(d.len(), xs.len(), "partial", name);
+    for (&x, &g) in xs.iter().zip(d) {
+        p.push(x, g);
+    }
+}
+
+/// Add the adjoint `d` of the slice parameter `name` (returned by an adjoint function)
+/// to `ib`, the adjoint buffer of its elements.
+pub fn add_slice(ib: &mut [f64], d: impl AsRef<[f64]>, name: &str) {
+    let d = d.as_ref();
+    check_len(d.len(), ib.len(), "adjoint", name);
+    for (a, &g) in ib.iter_mut().zip(d) {
+        *a += g;
+    }
+}
+
+fn check_len(got: usize, want: usize, what: &str, name: &str) {
+    assert!(
+        got == want,
+        "fazang: the #[deriv_rule] {what} for `{name}` has {got} elements, but `{name}` has \
+         {want}; it must have one per element"
+    );
+}
+
+/// The outputs of a vector operation as an array (lengths agree by construction).
+pub fn to_array<S, const M: usize>(v: Vec<S>) -> [S; M] {
+    match v.try_into() {
+        Ok(a) => a,
+        Err(v) => panic!("fazang: expected {M} outputs, got {}", v.len()),
+    }
+}
+
+/// The adjoints of the outputs, as an array reference (lengths agree by construction).
+pub fn as_array<const M: usize>(v: &[f64]) -> &[f64; M] {
+    match v.try_into() {
+        Ok(a) => a,
+        Err(_) => panic!("fazang: expected {M} output adjoints, got {}", v.len()),
+    }
+}
+
+/// Let a vector value be seen as the slice of outputs (for `Real::__from_vjp`).
+pub trait AsOutputs {
+    /// The output values.
+    fn as_outputs(&self) -> &[f64];
+}
+
+impl AsOutputs for f64 {
+    fn as_outputs(&self) -> &[f64] {
+        std::slice::from_ref(self)
+    }
+}
+
+impl AsOutputs for Vec<f64> {
+    fn as_outputs(&self) -> &[f64] {
+        self
+    }
+}
+
+impl<const M: usize> AsOutputs for [f64; M] {
+    fn as_outputs(&self) -> &[f64] {
+        self
+    }
+}

@@ -1,0 +1,8 @@
+use fazang::prelude::*;
+
+#[deriv_rule(a => b)]
+fn mul2(a: f64, b: f64) -> f64 {
+    a * b
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use fazang::prelude::*;
+
+#[deriv_rule]
+struct Config {
+    steps: usize,
+    name: String,
+}
+
+fn main() {}
