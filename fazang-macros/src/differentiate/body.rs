@@ -146,9 +146,9 @@ impl VisitMut for Rewrite<'_> {
             if annotated_f64 && place_like(&init.expr) {
                 // `let yi: f64 = y[i];` with `y` data or active: convert by source type.
                 let (inner, s) = (&init.expr, &self.s);
-                init.expr = Box::new(parse_quote!(
+                *init.expr = parse_quote!(
                     <_ as ::fazang::__private::IntoScalar<#s>>::into_scalar(#inner)
-                ));
+                );
             }
         }
         visit_mut::visit_local_mut(self, local);
