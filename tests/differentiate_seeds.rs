@@ -35,7 +35,9 @@ fn rosenbrock_seed_values() {
     assert_eq!(g, vec![-351.0, 350.0]);
     assert_eq!(rosenbrock(&[0.5, 2.0]), 306.5);
     let p: fn(&[f64]) -> f64 = rosenbrock;
-    assert_eq!(p(&vec![0.5, 2.0]), 306.5);
+    let v: Vec<f64> = [0.5, 2.0].to_vec();
+    assert_eq!(p(&v), 306.5);
+    assert_eq!(rosenbrock(&v), 306.5);
 }
 
 /// The same Rosenbrock without the attribute: the primal must be bit-identical.
