@@ -1,5 +1,14 @@
 //! The body language of `#[differentiate]`: each construct a primal may use, checked on
 //! f64 (the primal) and through `_grad` against closed forms or finite differences.
+// The bodies are written the way users write them, including what clippy would rewrite
+// (`&Vec<f64>` parameters, early `return`, index loops): the macro must accept them all.
+#![allow(
+    clippy::needless_return,
+    clippy::redundant_closure,
+    clippy::ptr_arg,
+    clippy::double_ended_iterator_last,
+    clippy::needless_range_loop
+)]
 use fazang::prelude::*;
 
 /// Central finite differences of `f` at `x`.
