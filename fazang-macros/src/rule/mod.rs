@@ -8,23 +8,18 @@
 
 mod ast;
 mod attr;
-mod ctxt;
 mod expand_fn;
 mod expand_struct;
 mod types;
 mod valid;
 
 use proc_macro2::TokenStream;
-use quote::quote;
 use syn::Item;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     match try_expand(attr, item.clone()) {
         Ok(out) => out,
-        Err(err) => {
-            let err = err.to_compile_error();
-            quote!(#err #item)
-        }
+        Err(err) => crate::util::with_item(err, item),
     }
 }
 

@@ -90,10 +90,7 @@ fn strip(ty: &Type) -> &Type {
     }
 }
 
-/// `f64` (also `std::primitive::f64`-free spellings only: `f64` alone).
-pub fn is_f64(ty: &Type) -> bool {
-    matches!(strip(ty), Type::Path(p) if p.qself.is_none() && p.path.is_ident("f64"))
-}
+pub use crate::util::is_f64;
 
 /// `Vec<f64>` (or `std::vec::Vec<f64>`).
 fn is_vec_f64(p: &TypePath) -> bool {

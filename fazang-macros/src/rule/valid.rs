@@ -3,7 +3,7 @@
 
 use super::ast::{Form, Role, RuleFn, RuleStruct};
 use super::attr::OPTIONS;
-use super::ctxt::Ctxt;
+use crate::util::Ctxt;
 use super::types::{mentions, type_name, RetShape};
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -41,7 +41,7 @@ pub fn check_struct(s: &RuleStruct, attr: &TokenStream) -> syn::Result<()> {
     check_struct_has_f64_field(&mut cx, s);
     let name_clash = (s.item.ident == SCALAR).then_some(&s.item.ident);
     if let Some(ident) = name_clash {
-        cx.error_spanned_by(ident, scalar_clash_message());
+        cx.error(ident, scalar_clash_message());
     }
     check_scalar_name_free(&mut cx, s.fields.iter().map(|f| f.ty));
     cx.check()
@@ -97,14 +97,14 @@ fn check_signature(cx: &mut Ctxt, f: &RuleFn) {
     ];
     for (tokens, what) in unsupported {
         if let Some(tokens) = tokens {
-            cx.error_spanned_by(
+            cx.error(
                 tokens,
                 format!("#[deriv_rule] cannot be applied to {what} fns; make `{name}` a plain fn"),
             );
         }
     }
     if let Some(r) = f.receiver {
-        cx.error_spanned_by(
+        cx.error(
             r,
             format!(
                 "#[deriv_rule] does not support methods with `self` yet; make `{name}` an \
@@ -114,7 +114,7 @@ fn check_signature(cx: &mut Ctxt, f: &RuleFn) {
     }
     for param in &sig.generics.params {
         if !matches!(param, GenericParam::Lifetime(_)) {
-            cx.error_spanned_by(
+            cx.error(
                 param,
                 format!(
                     "#[deriv_rule] fns cannot have type or const parameters; `{name}` is made \
@@ -128,7 +128,7 @@ fn check_signature(cx: &mut Ctxt, f: &RuleFn) {
 /// Rules refer to parameters by name, so every parameter needs one.
 fn check_patterns(cx: &mut Ctxt, f: &RuleFn) {
     for p in f.params.iter().filter(|p| p.ident.is_none()) {
-        cx.error_spanned_by(
+        cx.error(
             &p.arg.pat,
             "#[deriv_rule] needs a plain name for each parameter (`x: f64`), not a pattern; \
              destructure inside the body",
@@ -142,7 +142,7 @@ fn check_options(cx: &mut Ctxt, f: &RuleFn) {
     let options = OPTIONS.iter().map(|s| format!("`{s}`"));
     let options = options.collect::<Vec<_>>().join(", ");
     for name in &attr.unknown {
-        cx.error_spanned_by(
+        cx.error(
             name,
             format!(
                 "unknown #[deriv_rule] option `{name}`; the options are: {options} (partials \
@@ -151,10 +151,10 @@ fn check_options(cx: &mut Ctxt, f: &RuleFn) {
         );
     }
     for extra in attr.adjoints.iter().skip(1) {
-        cx.error_spanned_by(&extra.key, "#[deriv_rule] option `adjoint` is given twice");
+        cx.error(&extra.key, "#[deriv_rule] option `adjoint` is given twice");
     }
     if let (Some(adj), Some(_)) = (attr.adjoints.first(), attr.partials.first()) {
-        cx.error_spanned_by(
+        cx.error(
             &adj.key,
             "#[deriv_rule] takes either partials (`x => expr`) or `adjoint = path`, not both; \
              the adjoint function gives every parameter's adjoint",
@@ -162,7 +162,7 @@ fn check_options(cx: &mut Ctxt, f: &RuleFn) {
     }
     for adj in &attr.adjoints {
         if !matches!(adj.value, Expr::Path(_)) {
-            cx.error_spanned_by(
+            cx.error(
                 &adj.value,
                 "`adjoint = ...` takes the path of a function, as in `adjoint = foo_adjoint`",
             );
@@ -170,7 +170,7 @@ fn check_options(cx: &mut Ctxt, f: &RuleFn) {
     }
     if attr.is_empty() {
         let name = f.name();
-        cx.error_spanned_by(
+        cx.error(
             name,
             format!(
                 "#[deriv_rule] on a fn needs the partial derivative for each f64 parameter, as \
@@ -199,7 +199,7 @@ fn check_param_types(cx: &mut Ctxt, f: &RuleFn) {
                 type_name(ty)
             ),
         };
-        cx.error_spanned_by(ty, msg);
+        cx.error(ty, msg);
     }
 }
 
@@ -222,7 +222,7 @@ fn check_named_params_exist(cx: &mut Ctxt, f: &RuleFn) {
         format!(" (no partial is given for: {})", unnamed.join(", "))
     };
     for name in unknown_names(f) {
-        cx.error_spanned_by(
+        cx.error(
             name,
             format!(
                 "#[deriv_rule] names `{name}`, but `{}` has no parameter `{name}`; {list}{hint}",
@@ -255,7 +255,7 @@ fn unnamed_active(f: &RuleFn) -> Vec<String> {
 fn check_data_has_no_partial(cx: &mut Ctxt, f: &RuleFn) {
     for name in &f.attr.data {
         if f.attr.partials.iter().any(|p| p.name == *name) {
-            cx.error_spanned_by(
+            cx.error(
                 name,
                 format!(
                     "#[deriv_rule] lists `{name}` in `data(..)` but also gives its partial; \
@@ -271,7 +271,7 @@ fn check_no_duplicate_partials(cx: &mut Ctxt, f: &RuleFn) {
     let mut seen = HashSet::new();
     for partial in &f.attr.partials {
         if !seen.insert(partial.name.to_string()) {
-            cx.error_spanned_by(
+            cx.error(
                 &partial.name,
                 format!(
                     "#[deriv_rule] names `{}` twice; give each parameter one partial",
@@ -292,7 +292,7 @@ fn check_every_active_param_named(cx: &mut Ctxt, f: &RuleFn) {
     for (p, _) in f.active() {
         if f.partial(p).is_none() {
             if let Some(name) = p.ident {
-                cx.error_spanned_by(
+                cx.error(
                     name,
                     format!(
                         "#[deriv_rule] gives no partial for `{name}`; add `{name} => ...` (the \
@@ -319,7 +319,7 @@ fn check_has_active_param(cx: &mut Ctxt, f: &RuleFn) {
         let inputs = &sig.inputs;
         quote!(#inputs)
     };
-    cx.error_spanned_by(
+    cx.error(
         span_tokens,
         format!(
             "#[deriv_rule] needs a parameter to differentiate, but `{}` has none; the \
@@ -333,7 +333,7 @@ fn check_has_active_param(cx: &mut Ctxt, f: &RuleFn) {
 fn check_return(cx: &mut Ctxt, f: &RuleFn) {
     let name = f.name();
     let Some((ty, shape)) = f.ret else {
-        cx.error_spanned_by(
+        cx.error(
             &f.item.sig,
             format!("#[deriv_rule] fn `{name}` must return f64 (or, with `adjoint = ...`, Vec<f64> or [f64; M])"),
         );
@@ -352,7 +352,7 @@ fn check_return(cx: &mut Ctxt, f: &RuleFn) {
             type_name(ty)
         ),
     };
-    cx.error_spanned_by(ty, msg);
+    cx.error(ty, msg);
 }
 
 /// The adjoint function runs during the backward sweep, after the call returned: data
@@ -364,7 +364,7 @@ fn check_adjoint_data(cx: &mut Ctxt, f: &RuleFn) {
     for (p, role) in f.roles() {
         if let (Role::Data, Type::Reference(r)) = (role, &*p.arg.ty) {
             if r.mutability.is_some() {
-                cx.error_spanned_by(
+                cx.error(
                     &p.arg.ty,
                     "#[deriv_rule(adjoint = ...)] keeps every parameter for the backward \
                      sweep, which a `&mut` reference cannot be; pass it by value or by `&`",
@@ -384,7 +384,7 @@ fn fn_types<'a>(f: &'a RuleFn) -> impl Iterator<Item = &'a Type> {
 fn check_scalar_name_free<'a>(cx: &mut Ctxt, types: impl Iterator<Item = &'a Type>) {
     for ty in types {
         if let Some(ident) = mentions(ty, SCALAR) {
-            cx.error_spanned_by(ident, scalar_clash_message());
+            cx.error(ident, scalar_clash_message());
         }
     }
 }
@@ -399,7 +399,7 @@ fn scalar_clash_message() -> String {
 /// On a struct, the attribute only registers it; rules go on functions.
 fn check_struct_attr_empty(cx: &mut Ctxt, attr: &TokenStream) {
     if !attr.is_empty() {
-        cx.error_spanned_by(
+        cx.error(
             attr,
             "#[deriv_rule] on a struct takes no arguments; write #[deriv_rule] alone, and give \
              partials on the functions that take the struct",
@@ -411,7 +411,7 @@ fn check_struct_attr_empty(cx: &mut Ctxt, attr: &TokenStream) {
 fn check_struct_not_generic(cx: &mut Ctxt, s: &RuleStruct) {
     let generics = &s.item.generics;
     if !generics.params.is_empty() || generics.where_clause.is_some() {
-        cx.error_spanned_by(
+        cx.error(
             generics,
             format!(
                 "#[deriv_rule] cannot register a generic struct; `{}` becomes generic over its \
@@ -425,7 +425,7 @@ fn check_struct_not_generic(cx: &mut Ctxt, s: &RuleStruct) {
 /// A struct without f64 fields has nothing to differentiate.
 fn check_struct_has_f64_field(cx: &mut Ctxt, s: &RuleStruct) {
     if s.differentiable().next().is_none() {
-        cx.error_spanned_by(
+        cx.error(
             &s.item.ident,
             format!(
                 "#[deriv_rule] struct `{}` has no f64 field to differentiate; give it a field \
