@@ -96,7 +96,7 @@ mod tests {
         );
         let text = out.to_string();
         println!("{text}");
-        assert!(text.contains("struct Bar < S = f64 > { x : S , label : String }"));
+        assert!(text.contains("struct Bar < S = f64 > { x : S , label : String"));
         assert!(text.contains("impl :: fazang :: __private :: Composite for Bar < f64 >"));
         assert!(text.contains("CompositeOf < S > for Bar < S >"));
     }
