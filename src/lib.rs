@@ -168,6 +168,12 @@ pub use fazang_runtime::private as __private;
 pub mod prelude {
     pub use fazang_macros::{deriv_rule, differentiate};
     pub use fazang_runtime::{
+        bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf,
+        chi_square_lpdf, double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf,
+        logistic_lpdf, lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf,
+        poisson_lpmf, student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
+    };
+    pub use fazang_runtime::{
         binary_op, clear_tape, dot_product, erf, erfc, gradient, gradient_into, inv, inv_logit,
         inv_sqrt, inv_square, jacobian, log_gamma, log_sum_exp, logit, matmul, nary_op,
         nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats, unary_op,

@@ -18,10 +18,12 @@
 //!
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
+//! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
 pub mod composite;
 pub mod core;
+pub mod dist;
 mod drivers;
 mod interop;
 pub mod math;
@@ -36,6 +38,12 @@ pub use crate::core::tape::{Adjoints, TapeStats};
 pub use crate::core::var::{
     binary_op, clear_tape, nary_op, nary_op_iter, set_zero_all_adj, tape_stats, unary_op,
     vector_op, Var,
+};
+pub use crate::dist::{
+    bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf, chi_square_lpdf,
+    double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,
+    lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf, poisson_lpmf,
+    student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};

@@ -1,0 +1,176 @@
+//! The normal and log-normal distributions (Fazang's Appendix B).
+
+use super::args::{Arg, Args, Ret};
+use super::check::{
+    check_consistent_sizes, check_finite, check_not_nan, check_positive, check_positive_finite,
+};
+use super::kernel::{density, sum_and_squares, Hoist};
+use super::special::HALF_LN_TWO_PI;
+use super::DomainError;
+use crate::Real;
+
+/// Log of the normal density, summed over the elements:
+///
+/// ln Normal(y | μ, σ) = Σᵢ [ −½ ln(2π) − ln σᵢ − ½ ((yᵢ − μᵢ)/σᵢ)² ]
+///
+/// `y` ∈ ℝ (not NaN), location `mu` finite, scale `sigma` > 0. Each argument may be a
+/// scalar or a sequence (`&[_]`, `&Vec<_>`, `&[_; N]`) of `f64` or active scalars;
+/// sequences must have the same length, scalars broadcast, and the result is active if
+/// any argument is. One node is recorded, with partials
+/// ∂/∂y = −z/σ, ∂/∂μ = z/σ, ∂/∂σ = (z² − 1)/σ where z = (y − μ)/σ.
+///
+/// # Errors
+///
+/// A [`DomainError`] if `y` is NaN, `mu` is not finite, `sigma` is not positive (or NaN),
+/// or sequence lengths differ.
+///
+/// # Example
+///
+/// ```
+/// use fazang::prelude::*;
+/// let y = [1.3, 0.2, -0.4];
+/// // Data only: an f64.
+/// let lp: f64 = normal_lpdf(&y, 0.5, 1.2)?;
+///
+/// // Active parameters: a Var, and its gradient.
+/// let (mu, sigma) = (Var::new(0.5), Var::new(1.2));
+/// let f = normal_lpdf(&y, mu, sigma)?;
+/// f.grad();
+/// assert!((f.val() - lp).abs() < 1e-14);
+/// let dmu: f64 = y.iter().map(|yi| (yi - 0.5) / 1.44).sum();
+/// assert!((mu.adj() - dmu).abs() < 1e-14);
+///
+/// assert_eq!(
+///     normal_lpdf(&y, 0.5, -1.0).unwrap_err().to_string(),
+///     "normal_lpdf: Scale parameter is -1, but must be positive!"
+/// );
+/// # fazang::clear_tape();
+/// # Ok::<(), DomainError>(())
+/// ```
+pub fn normal_lpdf<Y: Arg, M: Arg, Sg: Arg>(
+    y: Y,
+    mu: M,
+    sigma: Sg,
+) -> Result<Ret<(Y, M, Sg)>, DomainError>
+where
+    (Y, M, Sg): Args,
+{
+    const F: &str = "normal_lpdf";
+    let n = check_consistent_sizes(
+        F,
+        &[
+            ("Random variable", y.vector_len()),
+            ("Location parameter", mu.vector_len()),
+            ("Scale parameter", sigma.vector_len()),
+        ],
+    )?;
+    check_not_nan(F, "Random variable", y)?;
+    check_finite(F, "Location parameter", mu)?;
+    check_positive(F, "Scale parameter", sigma)?;
+    if !M::VECTOR && !Sg::VECTOR {
+        return Ok(normal_scalar_parameters(n, y, mu, sigma));
+    }
+    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
+    Ok(density(n, (y, mu, sigma), |i, _| {
+        let (inv_s, ln_s) = s.at(i);
+        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let dy = -z * inv_s;
+        let lp = -HALF_LN_TWO_PI - ln_s - 0.5 * z * z;
+        (lp, [dy, -dy, (z * z - 1.0) * inv_s])
+    }))
+}
+
+/// [`normal_lpdf`] with scalar `mu` and `sigma` (the common case: a sample and its
+/// parameters), from the sums S₁ = Σ (yᵢ − μ) and S₂ = Σ (yᵢ − μ)²: the value is
+/// −n(½ ln 2π + ln σ) − S₂/(2σ²), ∂/∂μ = S₁/σ², ∂/∂σ = (S₂/σ² − n)/σ and
+/// ∂/∂yᵢ = −(yᵢ − μ)/σ². Four operations per observation.
+fn normal_scalar_parameters<Y: Arg, M: Arg, Sg: Arg>(
+    n: usize,
+    y: Y,
+    mu: M,
+    sigma: Sg,
+) -> Ret<(Y, M, Sg)>
+where
+    (Y, M, Sg): Args,
+{
+    let (m, s) = (mu.value(0), sigma.value(0));
+    let (s1, s2) = sum_and_squares(n, |i| y.value(i) - m);
+    let (nf, inv_s) = (n as f64, 1.0 / s);
+    let inv_s2 = inv_s * inv_s;
+    let value = -nf * (HALF_LN_TWO_PI + s.ln()) - 0.5 * s2 * inv_s2;
+    let ops = (y, mu, sigma);
+    let active = <(Y, M, Sg)>::active();
+    Ret::<(Y, M, Sg)>::from_partials(value, |p| {
+        if active[0] {
+            for i in 0..n {
+                ops.push(p, 0, i, (m - y.value(i)) * inv_s2);
+            }
+        }
+        if active[1] {
+            ops.push(p, 1, 0, s1 * inv_s2);
+        }
+        if active[2] {
+            ops.push(p, 2, 0, (s2 * inv_s2 - nf) * inv_s);
+        }
+    })
+}
+
+/// Log of the log-normal density, summed over the elements:
+///
+/// ln LogNormal(y | μ, σ) = Σᵢ [ −½ ln(2π) − ln σᵢ − ln yᵢ − ½ ((ln yᵢ − μᵢ)/σᵢ)² ]
+///
+/// `y` > 0, location `mu` finite, scale `sigma` > 0 and finite; arguments as for
+/// [`normal_lpdf`]. Partials, with z = (ln y − μ)/σ: ∂/∂y = −(1 + z/σ)/y, ∂/∂μ = z/σ,
+/// ∂/∂σ = (z² − 1)/σ.
+///
+/// Stan returns −∞ for y = 0; here, as in Fazang, y must be strictly positive.
+///
+/// # Errors
+///
+/// A [`DomainError`] if `y` is not positive (or NaN), `mu` is not finite, `sigma` is not
+/// positive and finite, or sequence lengths differ.
+///
+/// # Example
+///
+/// ```
+/// use fazang::prelude::*;
+/// let (v, g) = gradient(|x| lognormal_lpdf(&[0.5, 2.0], x[0], x[1]).unwrap(), &[0.1, 0.8]);
+/// let z = |y: f64| (y.ln() - 0.1) / 0.8;
+/// assert!((g[0] - (z(0.5) + z(2.0)) / 0.8).abs() < 1e-14);
+/// assert_eq!(
+///     lognormal_lpdf(0.0, 0.1, 0.8).unwrap_err().to_string(),
+///     "lognormal_lpdf: Random variable is 0, but must be positive!"
+/// );
+/// # let _ = v;
+/// ```
+pub fn lognormal_lpdf<Y: Arg, M: Arg, Sg: Arg>(
+    y: Y,
+    mu: M,
+    sigma: Sg,
+) -> Result<Ret<(Y, M, Sg)>, DomainError>
+where
+    (Y, M, Sg): Args,
+{
+    const F: &str = "lognormal_lpdf";
+    let n = check_consistent_sizes(
+        F,
+        &[
+            ("Random variable", y.vector_len()),
+            ("Location parameter", mu.vector_len()),
+            ("Scale parameter", sigma.vector_len()),
+        ],
+    )?;
+    check_positive(F, "Random variable", y)?;
+    check_finite(F, "Location parameter", mu)?;
+    check_positive_finite(F, "Scale parameter", sigma)?;
+    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
+    Ok(density(n, (y, mu, sigma), |i, _| {
+        let (inv_s, ln_s) = s.at(i);
+        let yi = y.value(i);
+        let ln_y = yi.ln();
+        let z = (ln_y - mu.value(i)) * inv_s;
+        let z_s = z * inv_s;
+        let lp = -HALF_LN_TWO_PI - ln_s - ln_y - 0.5 * z * z;
+        (lp, [-(1.0 + z_s) / yi, z_s, (z * z - 1.0) * inv_s])
+    }))
+}
