@@ -1,7 +1,7 @@
 //! `gradient` and `jacobian`: derivatives of closures over `&[Var]`, on nested scopes.
 
 use crate::core::scope::NestedScope;
-use crate::core::var::Var;
+use crate::core::var::{grad_in_scope_into, new_vars, Var};
 
 /// Value and gradient of `f` at `x` (Fazang's `gradient`).
 ///
@@ -50,24 +50,35 @@ where
     let _scope = NestedScope::begin();
     with_vars(x, |xv| {
         let y = f(xv);
-        y.grad_in_scope();
-        for (gi, xi) in g.iter_mut().zip(xv) {
-            *gi = xi.adj();
-        }
+        grad_in_scope_into(y, xv, g);
         y.val()
     })
 }
+
+/// Inputs up to this many live on the stack; more use a reusable buffer.
+const STACK_VARS: usize = 16;
 
 thread_local! {
     /// Reusable buffers of input variables, one per nesting level in use.
     static VAR_BUFS: std::cell::RefCell<Vec<Vec<Var>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Create one independent `Var` per entry of `x` and run `f` on them, reusing a buffer.
+/// Create one independent `Var` per entry of `x` (consecutive nodes, one visit to the
+/// tape) and run `f` on them. Up to [`STACK_VARS`] inputs sit in an array on the stack;
+/// longer inputs use a buffer taken from (and given back to) a thread-local pool, so
+/// nothing is allocated in steady state.
+#[inline]
 fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
+    if x.len() <= STACK_VARS {
+        let mut buf = [Var::constant(0.0); STACK_VARS];
+        let xv = &mut buf[..x.len()];
+        new_vars(x, xv);
+        return f(xv);
+    }
     let mut buf = VAR_BUFS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
     buf.clear();
-    buf.extend(x.iter().map(|&v| Var::new(v)));
+    buf.resize(x.len(), Var::constant(0.0));
+    new_vars(x, &mut buf);
     let out = f(&buf);
     VAR_BUFS.with(|b| b.borrow_mut().push(buf));
     out
@@ -100,9 +111,10 @@ pub(crate) fn jacobian_rows(ys: &[Var], xs: &[Var]) -> (Vec<f64>, Vec<Vec<f64>>)
     let vals = ys.iter().map(Var::val).collect();
     let rows = ys
         .iter()
-        .map(|y| {
-            y.grad_in_scope();
-            xs.iter().map(Var::adj).collect()
+        .map(|&y| {
+            let mut row = vec![0.0; xs.len()];
+            grad_in_scope_into(y, xs, &mut row);
+            row
         })
         .collect();
     (vals, rows)

@@ -31,18 +31,12 @@ pub(crate) const NO_OPERAND: u32 = INDEX;
 /// Largest number of nodes one tape holds (indices must stay below [`NO_OPERAND`]).
 const MAX_NODES: u32 = NO_OPERAND - 1;
 
-/// Process-wide source of scope generations, so generations of different threads differ.
-static NEXT_GEN: AtomicU32 = AtomicU32::new(1);
-
-fn fresh_gen() -> u32 {
-    let g = NEXT_GEN.fetch_add(1, Ordering::Relaxed);
-    if g == 0 {
-        // 0 is never handed out: skip it when the counter wraps.
-        NEXT_GEN.fetch_add(1, Ordering::Relaxed)
-    } else {
-        g
-    }
-}
+/// Process-wide source of blocks of scope generations, so generations of different
+/// threads differ. A tape takes [`GEN_BLOCK`] generations at a time, so opening a scope
+/// touches no shared atomic (it is 20-odd cycles on the per-call path otherwise).
+static NEXT_GEN_BLOCK: AtomicU32 = AtomicU32::new(1);
+/// Generations per block.
+const GEN_BLOCK: u32 = 1 << 10;
 
 /// A vector-Jacobian product run during the sweep, for operations recorded lazily.
 pub(crate) type CallbackFn = Box<dyn Fn(&mut Adjoints<'_>)>;
@@ -99,54 +93,109 @@ pub(crate) struct Tape {
     nodes: u32,
     /// Adjoints, one per node; sized lazily by the sweep.
     adj: Vec<f64>,
+    /// Every adjoint at or above this index is zero (sweeps raise it, zeroing lowers it),
+    /// so a sweep zeroes only what an earlier one may have written.
+    dirty: usize,
     callbacks: Vec<Callback>,
-    /// Scope stack; `scopes[0]` is the root scope and is never popped.
+    /// Nested scopes, innermost last (the root scope is implicit: all marks zero).
     scopes: Vec<Scope>,
-    /// Generation of the innermost scope (cached copy of `scopes.last().gen`).
+    /// Generation of the root scope; 0 until the tape is first used.
+    root_gen: u32,
+    /// Generation of the innermost scope (cached copy of the top of the stack).
     top_gen: u32,
-    /// Reusable buffer for n-ary operations whose operands come from an iterator.
-    pub(crate) scratch: Vec<(u32, f64)>,
+    /// Next generation of this tape's current block, and the end of that block.
+    gen_next: u32,
+    gen_end: u32,
 }
 
 thread_local! {
-    static TAPE: RefCell<Tape> = RefCell::new(Tape::new());
+    // `const`: no lazy-initialisation check on each access, only the destructor's state.
+    static TAPE: RefCell<Tape> = const { RefCell::new(Tape::new()) };
 }
 
 /// Run `f` with this thread's tape.
 ///
 /// Panics with an explanation if the tape is already borrowed, which only happens when a
 /// callback run by the backward sweep tries to record.
-#[inline]
+#[inline(always)]
 pub(crate) fn with_tape<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
-    TAPE.with(|t| match t.try_borrow_mut() {
+    let r = TAPE.try_with(|t| match t.try_borrow_mut() {
         Ok(mut tape) => f(&mut tape),
-        Err(_) => panic!(
-            "fazang: the tape is busy: code that fazang runs while it holds the tape (a \
-             vector_op callback during the backward sweep, or the iterator given to \
-             nary_op_iter) tried to record a Var operation; compute with plain f64 values \
-             there"
-        ),
-    })
+        Err(_) => tape_busy(),
+    });
+    match r {
+        Ok(r) => r,
+        Err(_) => tape_gone(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn tape_gone() -> ! {
+    panic!("fazang: the tape of this thread was used while the thread was exiting")
+}
+
+#[cold]
+#[inline(never)]
+fn tape_busy() -> ! {
+    panic!(
+        "fazang: the tape is busy: code that fazang runs while it holds the tape (a \
+         vector_op callback during the backward sweep, or the iterator given to \
+         nary_op_iter) tried to record a Var operation; compute with plain f64 values \
+         there"
+    )
 }
 
 impl Tape {
-    fn new() -> Self {
-        let gen = fresh_gen();
+    const fn new() -> Self {
         Tape {
             idx: Vec::new(),
             partial: Vec::new(),
             nodes: 0,
             adj: Vec::new(),
+            dirty: 0,
             callbacks: Vec::new(),
-            scopes: vec![Scope {
-                gen,
-                nodes: 0,
-                ops: 0,
-                callbacks: 0,
-            }],
-            top_gen: gen,
-            scratch: Vec::new(),
+            scopes: Vec::new(),
+            root_gen: 0,
+            top_gen: 0,
+            gen_next: 0,
+            gen_end: 0,
         }
+    }
+
+    /// A generation never handed out before, on any thread (0 is never handed out).
+    fn fresh_gen(&mut self) -> u32 {
+        if self.gen_next == self.gen_end {
+            let block = NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed);
+            // Block 0 would hand out generation 0; skip it when the counter wraps.
+            let block = if block % (u32::MAX / GEN_BLOCK + 1) == 0 {
+                NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed)
+            } else {
+                block
+            };
+            self.gen_next = block.wrapping_mul(GEN_BLOCK);
+            self.gen_end = self.gen_next.wrapping_add(GEN_BLOCK);
+            if self.gen_next == 0 {
+                self.gen_next = 1;
+            }
+        }
+        let g = self.gen_next;
+        self.gen_next = g.wrapping_add(1);
+        g
+    }
+
+    /// Give the root scope its generation on first use.
+    #[inline]
+    fn ensure_root(&mut self) {
+        if self.root_gen == 0 {
+            self.init_root();
+        }
+    }
+
+    #[cold]
+    fn init_root(&mut self) {
+        self.root_gen = self.fresh_gen();
+        self.top_gen = self.root_gen;
     }
 
     /// Generation stamped on variables created now.
@@ -166,7 +215,8 @@ impl Tape {
     #[cold]
     #[inline(never)]
     fn check_slow(&self, gen: u32) {
-        if !self.scopes.iter().rev().any(|s| s.gen == gen) {
+        let alive = (gen == self.root_gen && gen != 0) || self.scopes.iter().any(|s| s.gen == gen);
+        if !alive {
             panic!(
                 "fazang: this Var is no longer on the tape: it was created inside a nested \
                  scope that has ended (nested(), gradient(), jacobian() or a _grad \
@@ -179,23 +229,33 @@ impl Tape {
     }
 
     #[inline]
-    fn new_node(&mut self) -> u32 {
+    fn new_nodes(&mut self, k: u32) -> u32 {
         let n = self.nodes;
-        assert!(
-            n < MAX_NODES,
-            "fazang: the tape is full ({MAX_NODES} results); use nested scopes or \
-             clear_tape() to release what is no longer needed"
-        );
-        self.nodes = n + 1;
+        if k > MAX_NODES - n {
+            tape_full();
+        }
+        self.nodes = n + k;
         n
     }
 
     /// Record an independent variable; returns its node index.
     #[inline]
     pub(crate) fn push_independent(&mut self) -> u32 {
+        self.ensure_root();
         self.idx.push(NO_OPERAND | FIRST);
         self.partial.push(0.0);
-        self.new_node()
+        self.new_nodes(1)
+    }
+
+    /// Record `k` independent variables; returns the node index of the first (the others
+    /// follow it).
+    pub(crate) fn push_independents(&mut self, k: usize) -> u32 {
+        self.ensure_root();
+        let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
+        let first = self.new_nodes(k32);
+        self.idx.resize(self.idx.len() + k, NO_OPERAND | FIRST);
+        self.partial.resize(self.partial.len() + k, 0.0);
+        first
     }
 
     /// Record a node with one operand.
@@ -203,7 +263,7 @@ impl Tape {
     pub(crate) fn push1(&mut self, a: u32, da: f64) -> u32 {
         self.idx.push(a | FIRST);
         self.partial.push(da);
-        self.new_node()
+        self.new_nodes(1)
     }
 
     /// Record a node with two operands.
@@ -211,21 +271,30 @@ impl Tape {
     pub(crate) fn push2(&mut self, a: u32, da: f64, b: u32, db: f64) -> u32 {
         self.idx.extend_from_slice(&[a | FIRST, b]);
         self.partial.extend_from_slice(&[da, db]);
-        self.new_node()
+        self.new_nodes(1)
     }
 
-    /// Record a node whose operands are `ops` (must be non-empty).
-    pub(crate) fn push_n(&mut self, ops: impl ExactSizeIterator<Item = (u32, f64)>) -> u32 {
-        debug_assert!(ops.len() > 0);
-        self.idx.reserve(ops.len());
-        self.partial.reserve(ops.len());
-        let mut first = FIRST;
-        for (i, p) in ops {
-            self.idx.push(i | first);
-            self.partial.push(p);
-            first = 0;
-        }
-        self.new_node()
+    /// Start a node whose operands follow with [`push_operand`](Tape::push_operand);
+    /// returns the record count to pass to [`end_node`](Tape::end_node).
+    #[inline]
+    pub(crate) fn begin_node(&self) -> usize {
+        self.idx.len()
+    }
+
+    /// Add an operand to the node being recorded.
+    #[inline]
+    pub(crate) fn push_operand(&mut self, i: u32, p: f64) {
+        self.idx.push(i);
+        self.partial.push(p);
+    }
+
+    /// Finish the node begun at `start`: its index, or `None` if it got no operand (then
+    /// nothing was recorded).
+    #[inline]
+    pub(crate) fn end_node(&mut self, start: usize) -> Option<u32> {
+        let first = self.idx.get_mut(start)?;
+        *first |= FIRST;
+        Some(self.new_nodes(1))
     }
 
     /// Record a callback that runs, during the sweep, after every node recorded later.
@@ -243,7 +312,7 @@ impl Tape {
         self.adj.get(i as usize).copied().unwrap_or(0.0)
     }
 
-    /// Make the adjoint vector cover every node, keeping existing adjoints.
+    /// Make the adjoint vector cover every node, keeping existing adjoints (new ones 0).
     fn size_adjoints(&mut self) {
         self.adj.resize(self.nodes as usize, 0.0);
     }
@@ -252,12 +321,14 @@ impl Tape {
     pub(crate) fn grad(&mut self, seed: u32) {
         self.size_adjoints();
         self.adj[seed as usize] = 1.0;
+        self.dirty = self.adj.len();
         self.sweep(0);
     }
 
     /// Zero the adjoints of every node.
     pub(crate) fn zero_all(&mut self) {
-        self.adj.iter_mut().for_each(|a| *a = 0.0);
+        self.adj.fill(0.0);
+        self.dirty = 0;
     }
 
     /// Zero the adjoints of the innermost scope, set `seed`'s to 1, and sweep that scope
@@ -267,28 +338,33 @@ impl Tape {
     pub(crate) fn grad_in_scope(&mut self, seed: Option<u32>) {
         self.size_adjoints();
         let lo = self.scope().nodes as usize;
-        self.adj[lo..].iter_mut().for_each(|a| *a = 0.0);
+        if self.dirty > lo {
+            self.adj[lo..self.dirty].fill(0.0);
+            self.dirty = lo;
+        }
         if let Some(seed) = seed.filter(|&s| s as usize >= lo) {
             self.adj[seed as usize] = 1.0;
+            self.dirty = self.adj.len();
             self.sweep(lo);
         }
     }
 
-    fn scope(&self) -> &Scope {
-        self.scopes.last().expect("the root scope is never popped")
+    fn scope(&self) -> Scope {
+        self.scopes.last().copied().unwrap_or(Scope {
+            gen: self.root_gen,
+            nodes: 0,
+            ops: 0,
+            callbacks: 0,
+        })
     }
 
     /// Backward sweep over nodes `lo..`, running callbacks at their positions.
     fn sweep(&mut self, lo: usize) {
-        let lo_ops = if lo == 0 {
-            0
+        let (lo_ops, lo_cb) = if lo == 0 {
+            (0, 0)
         } else {
-            self.scope().ops as usize
-        };
-        let lo_cb = if lo == 0 {
-            0
-        } else {
-            self.scope().callbacks as usize
+            let s = self.scope();
+            (s.ops as usize, s.callbacks as usize)
         };
         let mut node = self.nodes as usize;
         let mut hi_ops = self.idx.len();
@@ -297,7 +373,13 @@ impl Tape {
                 self.callbacks[cb].nodes as usize,
                 self.callbacks[cb].ops as usize,
             );
-            node = self.sweep_ops(cb_ops, hi_ops, node, lo);
+            node = sweep_ops(
+                &self.idx[cb_ops..hi_ops],
+                &self.partial[cb_ops..hi_ops],
+                &mut self.adj[lo..],
+                node - lo,
+                lo,
+            ) + lo;
             debug_assert_eq!(node, cb_nodes);
             let mut view = Adjoints {
                 adj: &mut self.adj[lo..],
@@ -306,37 +388,19 @@ impl Tape {
             (self.callbacks[cb].run)(&mut view);
             hi_ops = cb_ops;
         }
-        self.sweep_ops(lo_ops, hi_ops, node, lo);
-    }
-
-    /// The hot loop: propagate adjoints of the nodes whose records are `from..to`; `node`
-    /// is one past the last of them. Returns the index of the first node swept.
-    #[inline]
-    fn sweep_ops(&mut self, from: usize, to: usize, mut node: usize, lo: usize) -> usize {
-        let idx = &self.idx[from..to];
-        let partial = &self.partial[from..to];
-        let adj = &mut self.adj[lo..];
-        let mut a = 0.0;
-        let mut need_load = true;
-        for (&raw, &p) in idx.iter().zip(partial).rev() {
-            if need_load {
-                node -= 1;
-                a = adj[node - lo];
-            }
-            if a != 0.0 {
-                let k = ((raw & INDEX) as usize).wrapping_sub(lo);
-                if let Some(t) = adj.get_mut(k) {
-                    *t += a * p;
-                }
-            }
-            need_load = raw & FIRST != 0;
-        }
-        node
+        sweep_ops(
+            &self.idx[lo_ops..hi_ops],
+            &self.partial[lo_ops..hi_ops],
+            &mut self.adj[lo..],
+            node - lo,
+            lo,
+        );
     }
 
     /// Open a nested scope; returns its generation.
     pub(crate) fn begin_nested(&mut self) -> u32 {
-        let gen = fresh_gen();
+        self.ensure_root();
+        let gen = self.fresh_gen();
         self.scopes.push(Scope {
             gen,
             nodes: self.nodes,
@@ -353,9 +417,6 @@ impl Tape {
         let Some(pos) = self.scopes.iter().rposition(|s| s.gen == gen) else {
             return;
         };
-        if pos == 0 {
-            return;
-        }
         let mark = self.scopes[pos];
         self.scopes.truncate(pos);
         self.truncate_to(mark);
@@ -368,24 +429,19 @@ impl Tape {
         self.partial.truncate(mark.ops as usize);
         self.callbacks.truncate(mark.callbacks as usize);
         self.adj.truncate(mark.nodes as usize);
+        self.dirty = self.dirty.min(self.adj.len());
     }
 
     /// Discard everything on the tape; only valid outside nested scopes.
     pub(crate) fn clear(&mut self) {
         assert!(
-            self.scopes.len() == 1,
+            self.scopes.is_empty(),
             "fazang: clear_tape() called inside a nested scope; call it at top level, \
              after every nested(), gradient() or jacobian() call has returned"
         );
-        let gen = fresh_gen();
-        self.scopes[0] = Scope {
-            gen,
-            nodes: 0,
-            ops: 0,
-            callbacks: 0,
-        };
-        self.top_gen = gen;
-        self.truncate_to(self.scopes[0]);
+        self.root_gen = self.fresh_gen();
+        self.top_gen = self.root_gen;
+        self.truncate_to(self.scope());
     }
 
     /// Statistics for tests and benchmarks.
@@ -394,9 +450,52 @@ impl Tape {
             nodes: self.nodes as usize,
             operands: self.idx.len(),
             callbacks: self.callbacks.len(),
-            depth: self.scopes.len() - 1,
+            depth: self.scopes.len(),
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn tape_full() -> ! {
+    panic!(
+        "fazang: the tape is full ({MAX_NODES} results); use nested scopes or \
+         clear_tape() to release what is no longer needed"
+    )
+}
+
+/// The hot loop: propagate the adjoints of the nodes whose records are `idx`/`partial`;
+/// `node` is one past the last of them, counted from `lo` like `adj` (the adjoints of
+/// nodes `lo..`). Returns the first node swept (counted from `lo`).
+///
+/// Node by node, from the top: a node whose adjoint is zero is skipped by scanning its
+/// indices alone (no partial is read and nothing is written), which is what most nodes
+/// are in the sweeps of a Jacobian. Operands below `lo` and the placeholder of
+/// independent variables fall outside `adj` and are ignored.
+#[inline]
+fn sweep_ops(idx: &[u32], partial: &[f64], adj: &mut [f64], mut node: usize, lo: usize) -> usize {
+    let n = idx.len().min(partial.len());
+    let (idx, partial) = (&idx[..n], &partial[..n]);
+    let mut pos = n;
+    let mut a = 0.0;
+    let mut skip = true;
+    while pos > 0 {
+        pos -= 1;
+        let raw = idx[pos];
+        if skip {
+            // `pos` is the last record of the next node down.
+            node -= 1;
+            a = adj[node];
+        }
+        if a != 0.0 {
+            let k = ((raw & INDEX) as usize).wrapping_sub(lo);
+            if let Some(t) = adj.get_mut(k) {
+                *t += a * partial[pos];
+            }
+        }
+        skip = raw & FIRST != 0;
+    }
+    node
 }
 
 /// What this thread's tape currently holds; see [`tape_stats`](crate::tape_stats).

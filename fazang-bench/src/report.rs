@@ -1,0 +1,113 @@
+//! The table printed by the `ratios` binary: every variant of every workload timed in one
+//! run (median of interleaved samples), then the ratios the performance goals speak of.
+
+use crate::names::*;
+use crate::timer::median_times;
+use std::time::Duration;
+
+/// Times every workload and prints the tables (markdown). `quick` takes fewer samples.
+pub fn print(quick: bool) {
+    let (samples, batch) = if quick {
+        (5, Duration::from_millis(20))
+    } else {
+        (21, Duration::from_millis(50))
+    };
+    let mut rows = Vec::new();
+    for mut w in crate::all() {
+        let mut runs: Vec<&mut dyn FnMut() -> f64> = w
+            .variants
+            .iter_mut()
+            .map(|v| &mut *v.run as &mut dyn FnMut() -> f64)
+            .collect();
+        let t = median_times(&mut runs, samples, batch);
+        let per_call: Vec<(&'static str, f64)> = w
+            .variants
+            .iter()
+            .zip(t)
+            .map(|(v, t)| (v.name, t / w.calls as f64))
+            .collect();
+        rows.push((w.name, w.inputs, w.calls, per_call));
+        eprintln!("timed {}", w.name);
+    }
+    print_times(&rows);
+    print_ratios(&rows);
+    crate::tape::print();
+}
+
+type Row = (&'static str, usize, usize, Vec<(&'static str, f64)>);
+
+fn time_of(r: &Row, name: &str) -> Option<f64> {
+    r.3.iter().find(|(n, _)| *n == name).map(|&(_, t)| t)
+}
+
+/// Seconds in a readable unit.
+pub fn fmt_time(t: f64) -> String {
+    if t < 1e-6 {
+        format!("{:.1} ns", t * 1e9)
+    } else if t < 1e-3 {
+        format!("{:.2} µs", t * 1e6)
+    } else {
+        format!("{:.2} ms", t * 1e3)
+    }
+}
+
+const COLUMNS: [&str; 8] = [
+    PRIMAL,
+    HAND,
+    GRAD_MACRO,
+    FAZANG,
+    FAZANG_LPDF,
+    NUM_DUAL,
+    ECHIDNA,
+    AD_TRAIT,
+];
+
+fn print_times(rows: &[Row]) {
+    println!("\nTime per call (median):\n");
+    println!("| workload | inputs | {} |", COLUMNS.join(" | "));
+    println!("|---|---:|{}", "---:|".repeat(COLUMNS.len()));
+    for r in rows {
+        let cells: Vec<String> = COLUMNS
+            .iter()
+            .map(|c| time_of(r, c).map_or("-".into(), fmt_time))
+            .collect();
+        println!("| {} | {} | {} |", r.0, r.1, cells.join(" | "));
+    }
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!("{:.2}", a / b),
+        _ => "-".into(),
+    }
+}
+
+fn print_ratios(rows: &[Row]) {
+    println!("\nRatios (fazang = the fastest fazang row: `_grad`, normal_lpdf, else gradient):\n");
+    println!(
+        "| workload | fazang / primal | fazang / hand | num-dual / fazang | echidna / fazang | \
+         ad_trait / fazang | fazang - primal per call |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let fz = [GRAD_MACRO, FAZANG_LPDF, FAZANG]
+            .iter()
+            .filter_map(|n| time_of(r, n))
+            .reduce(f64::min);
+        let p = time_of(r, PRIMAL);
+        let over = match (fz, p) {
+            (Some(f), Some(p)) if r.2 > 1 => fmt_time(f - p),
+            _ => "-".into(),
+        };
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            r.0,
+            ratio(fz, p),
+            ratio(fz, time_of(r, HAND)),
+            ratio(time_of(r, NUM_DUAL), fz),
+            ratio(time_of(r, ECHIDNA), fz),
+            ratio(time_of(r, AD_TRAIT), fz),
+            over
+        );
+    }
+}
