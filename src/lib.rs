@@ -174,9 +174,9 @@ pub mod prelude {
         poisson_lpmf, student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
     };
     pub use fazang_runtime::{
-        binary_op, clear_tape, dot_product, erf, erfc, gradient, gradient_into, inv, inv_logit,
-        inv_sqrt, inv_square, jacobian, log_gamma, log_sum_exp, logit, matmul, nary_op,
-        nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats, unary_op,
+        binary_op, check_deriv_rule, clear_tape, dot_product, erf, erfc, gradient, gradient_into,
+        inv, inv_logit, inv_sqrt, inv_square, jacobian, log_gamma, log_sum_exp, logit, matmul,
+        nary_op, nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats, unary_op,
         vector_op, NestedScope, Real, Var,
     };
 }

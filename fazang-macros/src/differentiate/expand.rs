@@ -224,9 +224,13 @@ fn wrapper_inputs(m: &Model) -> TokenStream {
     quote!(#(#inputs),*)
 }
 
-/// Attributes that must follow the function to its generated siblings.
+/// Attributes that must follow the function to its generated siblings: `cfg`, and lint
+/// levels (`allow`, `expect`) the user set.
 fn carried_attrs(m: &Model) -> TokenStream {
-    let attrs = m.func.attrs.iter().filter(|a| a.path().is_ident("cfg"));
+    let attrs = m.func.attrs.iter().filter(|a| {
+        let p = a.path();
+        p.is_ident("cfg") || p.is_ident("allow") || p.is_ident("expect")
+    });
     quote!(#(#attrs)*)
 }
 
@@ -275,7 +279,7 @@ fn grad_fn(m: &Model) -> TokenStream {
         #[doc = ""]
         #[doc = #doc2]
         #attrs
-        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments)]
+        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
         #vis fn #gname #generics(#inputs) -> #ret #wc {
             let __fz_scope = ::fazang::__private::scope();
             #acts
@@ -336,7 +340,7 @@ fn jacobian_fn(m: &Model) -> TokenStream {
         #[doc = ""]
         #[doc = #doc2]
         #attrs
-        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments)]
+        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
         #vis fn #jname #generics(#inputs) -> (::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>) #wc {
             let __fz_scope = ::fazang::__private::scope();
             #acts

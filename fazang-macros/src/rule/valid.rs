@@ -3,8 +3,8 @@
 
 use super::ast::{Form, Role, RuleFn, RuleStruct};
 use super::attr::OPTIONS;
-use crate::util::Ctxt;
 use super::types::{mentions, type_name, RetShape};
+use crate::util::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use std::collections::HashSet;
