@@ -289,3 +289,19 @@ fn f64_annotated_bindings_of_data_and_active_values() {
     let want = y.iter().map(|yi| -2.0 * (yi - 2.0)).sum::<f64>() / 3.0 + 1.0;
     assert!((g[0] - want).abs() < 1e-15);
 }
+
+#[differentiate]
+fn ufcs_calls(x: f64, y: f64) -> f64 {
+    f64::max(x, 0.0) + f64::powf(y, 2.0) + f64::hypot(x, y) + f64::max(1.0, 2.0)
+}
+
+#[test]
+fn f64_path_calls_of_math_methods() {
+    let (x, y) = (1.5_f64, -2.0_f64);
+    let (v, g) = ufcs_calls_grad(x, y);
+    assert_eq!(v, ufcs_calls(x, y));
+    let h = x.hypot(y);
+    assert!((g[0] - (1.0 + x / h)).abs() < 1e-15);
+    assert!((g[1] - (2.0 * y + y / h)).abs() < 1e-15);
+    assert_eq!(ufcs_calls_grad(-1.0, 0.0).1[0], -1.0);
+}

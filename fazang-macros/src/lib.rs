@@ -96,8 +96,13 @@ mod util;
 ///   ``expected `f64`, found type parameter `S` `` pointing at the argument. Put
 ///   `#[differentiate]` (or `#[deriv_rule]`) on that function, or pass `x.val()` if a
 ///   constant is really meant.
-/// - Annotate a binding of *data* as `f64` (`let yi: f64 = y[i];` with `y: &[f64]` data):
-///   annotations become `S`. Leave the annotation out.
+/// - Write `f64` in a type that holds *data* computed in an expression: every `f64` in
+///   the body means the active scalar, so `y.iter().map(|v| v.ln()).collect::<Vec<f64>>()`
+///   over a data slice fails with ``a value of type `Vec<S>` cannot be built from an
+///   iterator over elements of type `f64` ``, and a closure `|v: &f64| ..` over data with
+///   `type mismatch in closure arguments`. Leave such annotations out (`collect::<Vec<_>>()`,
+///   `|v| ..`). Bindings are fine: `let yi: f64 = y[i];` and `let s: f64 = y.iter().sum();`
+///   work for data and active values alike.
 /// - `x as f64` on an active value: refused at compile time, since it would drop the
 ///   derivative.
 /// - Methods with `self`, `async`/`const`/`unsafe`/`extern` functions, `&mut f64`

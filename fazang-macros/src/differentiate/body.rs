@@ -180,6 +180,12 @@ impl VisitMut for Rewrite<'_> {
             Expr::Call(c) if is_wrapper_ctor(&c.func) => {
                 c.args.iter_mut().for_each(|x| self.value(x));
             }
+            Expr::Call(c) => {
+                if let Some(name) = f64_method_path(&c.func) {
+                    // `f64::max(x, y)` -> `Real::max(x, y)`: works on data and active values.
+                    c.func = Box::new(parse_quote!(::fazang::Real::#name));
+                }
+            }
             Expr::MethodCall(m) => {
                 if const_like(&m.receiver) {
                     self.wrap(&mut m.receiver);
@@ -214,6 +220,25 @@ fn place_like(e: &Expr) -> bool {
         Expr::Paren(p) => place_like(&p.expr),
         _ => false,
     }
+}
+
+/// Methods of `Real` that `f64` has too, callable as `f64::name(..)`.
+const REAL_METHODS: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sin_cos", "sinh", "cosh", "tanh",
+    "asinh", "acosh", "atanh", "exp", "exp2", "exp_m1", "ln", "log", "log10", "log2", "ln_1p",
+    "sqrt", "cbrt", "powi", "powf", "abs", "hypot", "recip", "min", "max", "mul_add", "signum",
+    "floor", "ceil", "round", "trunc", "fract", "clamp",
+];
+
+/// For `f64::name` with `name` a `Real` method, `name`.
+fn f64_method_path(func: &Expr) -> Option<Ident> {
+    let Expr::Path(p) = func else { return None };
+    let segs = &p.path.segments;
+    let ok = p.qself.is_none()
+        && segs.len() == 2
+        && segs[0].ident == "f64"
+        && REAL_METHODS.contains(&segs[1].ident.to_string().as_str());
+    ok.then(|| segs[1].ident.clone())
 }
 
 /// `Ok(..)`, `Some(..)`: their argument is in the value position of the whole.
