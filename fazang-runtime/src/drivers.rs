@@ -1,7 +1,7 @@
 //! `gradient` and `jacobian`: derivatives of closures over `&[Var]`, on nested scopes.
 
 use crate::core::scope::NestedScope;
-use crate::core::var::{grad_in_scope_into, new_vars, Var};
+use crate::core::var::{grad_in_scope_into, jacobian_into, new_vars, Var};
 
 /// Value and gradient of `f` at `x` (Fazang's `gradient`).
 ///
@@ -87,8 +87,9 @@ fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
 /// Values and Jacobian of `f: ℝⁿ → ℝᵐ` at `x`: `jac[i][j] = d out_i / d x_j`.
 ///
 /// Runs on a nested scope like [`gradient`]. Cost: one evaluation of `f` recorded on the
-/// tape, then one backward sweep per output (m sweeps over the recorded tape), so it
-/// suits m ≲ n; the memory is the tape of one evaluation plus the m×n result.
+/// tape, then one backward sweep per 8 outputs carrying 8 adjoints per node, so it
+/// suits m ≲ n; the memory is the tape of one evaluation, 64 bytes per recorded node
+/// for the block of adjoints, and the m×n result.
 ///
 /// ```
 /// use fazang::prelude::*;
@@ -105,17 +106,11 @@ where
     with_vars(x, |xv| jacobian_rows(&f(xv), xv))
 }
 
-/// Values of `ys` and rows `d ys[i] / d xs[j]`, one sweep of the innermost scope per
-/// output.
+/// Values of `ys` and rows `d ys[i] / d xs[j]` over the innermost scope: one backward
+/// sweep per 8 outputs, each carrying 8 adjoints per node.
 pub(crate) fn jacobian_rows(ys: &[Var], xs: &[Var]) -> (Vec<f64>, Vec<Vec<f64>>) {
     let vals = ys.iter().map(Var::val).collect();
-    let rows = ys
-        .iter()
-        .map(|&y| {
-            let mut row = vec![0.0; xs.len()];
-            grad_in_scope_into(y, xs, &mut row);
-            row
-        })
-        .collect();
+    let mut rows = vec![vec![0.0; xs.len()]; ys.len()];
+    jacobian_into(ys, xs, &mut rows);
     (vals, rows)
 }

@@ -4,3 +4,6 @@ mod ops;
 pub mod scope;
 pub mod tape;
 pub mod var;
+
+#[cfg(test)]
+mod tests;

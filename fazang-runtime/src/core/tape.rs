@@ -38,6 +38,9 @@ static NEXT_GEN_BLOCK: AtomicU32 = AtomicU32::new(1);
 /// Generations per block.
 const GEN_BLOCK: u32 = 1 << 10;
 
+/// Outputs a Jacobian differentiates in one sweep (lanes of the block adjoints).
+pub(crate) const LANES: usize = 8;
+
 /// A vector-Jacobian product run during the sweep, for operations recorded lazily.
 pub(crate) type CallbackFn = Box<dyn Fn(&mut Adjoints<'_>)>;
 
@@ -97,6 +100,9 @@ pub(crate) struct Tape {
     /// so a sweep zeroes only what an earlier one may have written.
     dirty: usize,
     callbacks: Vec<Callback>,
+    /// Adjoints of the nodes of the innermost scope for [`LANES`] outputs at once (the
+    /// block sweeps of a Jacobian); reused, so it allocates only while growing.
+    block: Vec<[f64; LANES]>,
     /// Nested scopes, innermost last (the root scope is implicit: all marks zero).
     scopes: Vec<Scope>,
     /// Generation of the root scope; 0 until the tape is first used.
@@ -155,6 +161,7 @@ impl Tape {
             adj: Vec::new(),
             dirty: 0,
             callbacks: Vec::new(),
+            block: Vec::new(),
             scopes: Vec::new(),
             root_gen: 0,
             top_gen: 0,
@@ -253,8 +260,8 @@ impl Tape {
         self.ensure_root();
         let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
         let first = self.new_nodes(k32);
-        self.idx.resize(self.idx.len() + k, NO_OPERAND | FIRST);
-        self.partial.resize(self.partial.len() + k, 0.0);
+        self.idx.extend(std::iter::repeat_n(NO_OPERAND | FIRST, k));
+        self.partial.extend(std::iter::repeat_n(0.0, k));
         first
     }
 
@@ -279,6 +286,13 @@ impl Tape {
     #[inline]
     pub(crate) fn begin_node(&self) -> usize {
         self.idx.len()
+    }
+
+    /// Make room for `k` more operand records.
+    #[inline]
+    pub(crate) fn reserve_operands(&mut self, k: usize) {
+        self.idx.reserve(k);
+        self.partial.reserve(k);
     }
 
     /// Add an operand to the node being recorded.
@@ -346,6 +360,48 @@ impl Tape {
             self.adj[seed as usize] = 1.0;
             self.dirty = self.adj.len();
             self.sweep(lo);
+        }
+    }
+
+    /// Block sweep of the innermost scope for up to [`LANES`] outputs: lane `l` is seeded
+    /// at `seeds[l]` (`None`, or a node outside the scope, seeds nothing). Returns the
+    /// `false` (and nothing swept) if the scope recorded callbacks, which only know
+    /// scalar adjoints: sweep row by row then. Read the result with
+    /// [`lane_adj`](Tape::lane_adj). Every lane gets exactly the adjoints a sweep seeded
+    /// at its output alone gives.
+    pub(crate) fn sweep_lanes(&mut self, seeds: &[Option<u32>]) -> bool {
+        debug_assert!(seeds.len() <= LANES);
+        let s = self.scope();
+        if self.callbacks.len() > s.callbacks as usize {
+            return false;
+        }
+        let lo = s.nodes as usize;
+        self.block.clear();
+        self.block.resize(self.nodes as usize - lo, [0.0; LANES]);
+        for (l, seed) in seeds.iter().enumerate() {
+            if let Some(k) = seed.and_then(|i| (i as usize).checked_sub(lo)) {
+                self.block[k][l] = 1.0;
+            }
+        }
+        let ops = s.ops as usize;
+        let top = self.block.len();
+        sweep_block(
+            &self.idx[ops..],
+            &self.partial[ops..],
+            &mut self.block,
+            top,
+            lo,
+        );
+        true
+    }
+
+    /// Lane `l` of the adjoint of node `i` after [`sweep_lanes`](Tape::sweep_lanes) (a
+    /// node of an outer scope reads its scalar adjoint, which the sweep leaves alone).
+    #[inline]
+    pub(crate) fn lane_adj(&self, i: u32, l: usize) -> f64 {
+        match (i as usize).checked_sub(self.scope().nodes as usize) {
+            Some(k) => self.block.get(k).map_or(0.0, |b| b[l]),
+            None => self.adj(i),
         }
     }
 
@@ -496,6 +552,53 @@ fn sweep_ops(idx: &[u32], partial: &[f64], adj: &mut [f64], mut node: usize, lo:
         skip = raw & FIRST != 0;
     }
     node
+}
+
+/// [`sweep_ops`] on [`LANES`] adjoints per node at once (the same arithmetic, lane by
+/// lane). A zero adjoint skips its product in `sweep_ops`; here a whole node is skipped
+/// when all its lanes are zero, and within a node a zero lane adds `0 · p`, which leaves
+/// the target unchanged unless `p` is infinite or NaN, so such partials take the
+/// lane-by-lane path with the same test as `sweep_ops`.
+fn sweep_block(
+    idx: &[u32],
+    partial: &[f64],
+    block: &mut [[f64; LANES]],
+    mut node: usize,
+    lo: usize,
+) {
+    let n = idx.len().min(partial.len());
+    let (idx, partial) = (&idx[..n], &partial[..n]);
+    let mut pos = n;
+    let mut a = [0.0; LANES];
+    let mut active = false;
+    let mut skip = true;
+    while pos > 0 {
+        pos -= 1;
+        let raw = idx[pos];
+        if skip {
+            node -= 1;
+            a = block[node];
+            active = a.iter().any(|&v| v != 0.0);
+        }
+        if active {
+            let k = ((raw & INDEX) as usize).wrapping_sub(lo);
+            if let Some(t) = block.get_mut(k) {
+                let p = partial[pos];
+                if p.is_finite() {
+                    for (t, a) in t.iter_mut().zip(&a) {
+                        *t += a * p;
+                    }
+                } else {
+                    for (t, a) in t.iter_mut().zip(&a) {
+                        if *a != 0.0 {
+                            *t += a * p;
+                        }
+                    }
+                }
+            }
+        }
+        skip = raw & FIRST != 0;
+    }
 }
 
 /// What this thread's tape currently holds; see [`tape_stats`](crate::tape_stats).

@@ -1,6 +1,6 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
-use super::tape::{with_tape, Adjoints, TapeStats};
+use super::tape::{with_tape, Adjoints, TapeStats, LANES};
 use std::fmt;
 
 /// Node index of constants: they are never recorded.
@@ -344,8 +344,10 @@ pub fn nary_op(value: f64, operands: &[Var], partials: &[f64]) -> Var {
 /// # fazang::clear_tape();
 /// ```
 pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) -> Var {
+    let operands = operands.into_iter();
     with_tape(|t| {
         let start = t.begin_node();
+        t.reserve_operands(operands.size_hint().0);
         for (v, p) in operands {
             if !v.is_constant() {
                 t.check(v.gen);
@@ -368,6 +370,38 @@ pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
         let gen = t.gen();
         for ((o, &v), i) in out.iter_mut().zip(x).zip(first..) {
             *o = Var::recorded(v, i, gen);
+        }
+    })
+}
+
+/// The Jacobian rows `rows[r][j] = d ys[r] / d xs[j]` over the innermost scope: one
+/// block sweep per [`LANES`] outputs (one sweep per output if the scope recorded
+/// callbacks). Same values as [`grad_in_scope_into`] row by row.
+pub(crate) fn jacobian_into(ys: &[Var], xs: &[Var], rows: &mut [Vec<f64>]) {
+    debug_assert_eq!(ys.len(), rows.len());
+    with_tape(|t| {
+        for v in ys.iter().chain(xs).filter(|v| !v.is_constant()) {
+            t.check(v.gen);
+        }
+        let mut seeds = [None; LANES];
+        for (ys, rows) in ys.chunks(LANES).zip(rows.chunks_mut(LANES)) {
+            for (s, y) in seeds.iter_mut().zip(ys) {
+                *s = y.index();
+            }
+            if t.sweep_lanes(&seeds[..ys.len()]) {
+                for (l, row) in rows.iter_mut().enumerate() {
+                    for (r, x) in row.iter_mut().zip(xs) {
+                        *r = x.index().map_or(0.0, |i| t.lane_adj(i, l));
+                    }
+                }
+            } else {
+                for (row, y) in rows.iter_mut().zip(ys) {
+                    t.grad_in_scope(y.index());
+                    for (r, x) in row.iter_mut().zip(xs) {
+                        *r = x.index().map_or(0.0, |i| t.adj(i));
+                    }
+                }
+            }
         }
     })
 }
