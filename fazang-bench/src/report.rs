@@ -5,15 +5,23 @@ use crate::names::*;
 use crate::timer::median_times;
 use std::time::Duration;
 
-/// Times every workload and prints the tables (markdown). `quick` takes fewer samples.
-pub fn print(quick: bool) {
+/// Times every workload (or those named in `only`) and prints the tables (markdown).
+/// `quick` takes fewer samples.
+pub fn print(quick: bool, only: &[String]) {
     let (samples, batch) = if quick {
         (5, Duration::from_millis(20))
     } else {
         (21, Duration::from_millis(50))
     };
     let mut rows = Vec::new();
-    for mut w in crate::all() {
+    let workloads = if only.is_empty() {
+        crate::all()
+    } else {
+        only.iter()
+            .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")))
+            .collect()
+    };
+    for mut w in workloads {
         let mut runs: Vec<&mut dyn FnMut() -> f64> = w
             .variants
             .iter_mut()

@@ -1,5 +1,7 @@
 //! A simple robust timer: the median over many samples, variants interleaved so that a
-//! change of load on a shared machine hits every variant alike.
+//! change of load on a shared machine hits every variant alike. Each sample starts with
+//! one untimed call, so that every variant is timed with its own data in cache (not
+//! after another variant's tens of megabytes have evicted them).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -18,6 +20,7 @@ pub fn median_times(
     let mut times = vec![Vec::with_capacity(samples); runs.len()];
     for _ in 0..samples {
         for ((run, &n), t) in runs.iter_mut().zip(&reps).zip(&mut times) {
+            black_box(run());
             let start = Instant::now();
             for _ in 0..n {
                 black_box(run());

@@ -10,8 +10,11 @@ fn main() {
     let mut wl = fazang_bench::by_name(w).expect("no such workload");
     let run = &mut wl.variant_mut(v).expect("no such variant").run;
     let mut acc = 0.0;
+    let start = std::time::Instant::now();
     for _ in 0..reps {
         acc += run();
     }
+    let per = start.elapsed().as_secs_f64() / reps as f64;
+    eprintln!("{w} {v}: {} per run", fazang_bench::report::fmt_time(per));
     println!("{acc}");
 }

@@ -1,8 +1,11 @@
 //! Times every variant of every workload in one run and prints one table of ratios.
 //!
-//! `cargo run --release -p fazang-bench --bin ratios [-- --quick]`
+//! `cargo run --release -p fazang-bench --bin ratios [-- [--quick] [WORKLOAD...]]`
+//! (workloads: rosenbrock logistic normal two_param jacobian; all by default).
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    fazang_bench::report::print(quick);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let only: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
+    fazang_bench::report::print(quick, &only);
 }

@@ -28,6 +28,27 @@ pub(crate) const FIRST: u32 = 1 << 31;
 pub(crate) const INDEX: u32 = !FIRST;
 /// Operand index of the placeholder record an independent variable owns.
 pub(crate) const NO_OPERAND: u32 = INDEX;
+/// One operand record: the operand's node index (with [`FIRST`] on the first record of
+/// each node) and the partial derivative, packed in 12 bytes. One array of them rather
+/// than two parallel arrays: one length and one capacity check per push, and the sweep
+/// reads both halves from the same cache line. Fields are only ever copied (packed
+/// fields cannot be borrowed), which is all the tape needs.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+struct Rec {
+    idx: u32,
+    partial: f64,
+}
+
+const _: () = assert!(std::mem::size_of::<Rec>() == 12);
+
+impl Rec {
+    #[inline]
+    const fn new(idx: u32, partial: f64) -> Rec {
+        Rec { idx, partial }
+    }
+}
+
 /// Largest number of nodes one tape holds (indices must stay below [`NO_OPERAND`]).
 const MAX_NODES: u32 = NO_OPERAND - 1;
 
@@ -88,10 +109,8 @@ impl Adjoints<'_> {
 }
 
 pub(crate) struct Tape {
-    /// Operand index per record; [`FIRST`] marks the first record of each node.
-    idx: Vec<u32>,
-    /// Partial derivative per record.
-    partial: Vec<f64>,
+    /// The (operand, partial) records; [`FIRST`] marks the first of each node.
+    rec: Vec<Rec>,
     /// Number of nodes recorded.
     nodes: u32,
     /// Adjoints, one per node; sized lazily by the sweep.
@@ -155,8 +174,7 @@ fn tape_busy() -> ! {
 impl Tape {
     const fn new() -> Self {
         Tape {
-            idx: Vec::new(),
-            partial: Vec::new(),
+            rec: Vec::new(),
             nodes: 0,
             adj: Vec::new(),
             dirty: 0,
@@ -249,8 +267,7 @@ impl Tape {
     #[inline]
     pub(crate) fn push_independent(&mut self) -> u32 {
         self.ensure_root();
-        self.idx.push(NO_OPERAND | FIRST);
-        self.partial.push(0.0);
+        self.rec.push(Rec::new(NO_OPERAND | FIRST, 0.0));
         self.new_nodes(1)
     }
 
@@ -260,24 +277,23 @@ impl Tape {
         self.ensure_root();
         let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
         let first = self.new_nodes(k32);
-        self.idx.extend(std::iter::repeat_n(NO_OPERAND | FIRST, k));
-        self.partial.extend(std::iter::repeat_n(0.0, k));
+        self.rec
+            .extend(std::iter::repeat_n(Rec::new(NO_OPERAND | FIRST, 0.0), k));
         first
     }
 
     /// Record a node with one operand.
     #[inline]
     pub(crate) fn push1(&mut self, a: u32, da: f64) -> u32 {
-        self.idx.push(a | FIRST);
-        self.partial.push(da);
+        self.rec.push(Rec::new(a | FIRST, da));
         self.new_nodes(1)
     }
 
     /// Record a node with two operands.
     #[inline]
     pub(crate) fn push2(&mut self, a: u32, da: f64, b: u32, db: f64) -> u32 {
-        self.idx.extend_from_slice(&[a | FIRST, b]);
-        self.partial.extend_from_slice(&[da, db]);
+        self.rec
+            .extend_from_slice(&[Rec::new(a | FIRST, da), Rec::new(b, db)]);
         self.new_nodes(1)
     }
 
@@ -285,29 +301,27 @@ impl Tape {
     /// returns the record count to pass to [`end_node`](Tape::end_node).
     #[inline]
     pub(crate) fn begin_node(&self) -> usize {
-        self.idx.len()
+        self.rec.len()
     }
 
     /// Make room for `k` more operand records.
     #[inline]
     pub(crate) fn reserve_operands(&mut self, k: usize) {
-        self.idx.reserve(k);
-        self.partial.reserve(k);
+        self.rec.reserve(k);
     }
 
     /// Add an operand to the node being recorded.
     #[inline]
     pub(crate) fn push_operand(&mut self, i: u32, p: f64) {
-        self.idx.push(i);
-        self.partial.push(p);
+        self.rec.push(Rec::new(i, p));
     }
 
     /// Finish the node begun at `start`: its index, or `None` if it got no operand (then
     /// nothing was recorded).
     #[inline]
     pub(crate) fn end_node(&mut self, start: usize) -> Option<u32> {
-        let first = self.idx.get_mut(start)?;
-        *first |= FIRST;
+        let first = self.rec.get_mut(start)?;
+        *first = Rec::new(first.idx | FIRST, first.partial);
         Some(self.new_nodes(1))
     }
 
@@ -315,7 +329,7 @@ impl Tape {
     pub(crate) fn push_callback(&mut self, run: CallbackFn) {
         self.callbacks.push(Callback {
             nodes: self.nodes,
-            ops: self.idx.len() as u32,
+            ops: self.rec.len() as u32,
             run,
         });
     }
@@ -385,13 +399,7 @@ impl Tape {
         }
         let ops = s.ops as usize;
         let top = self.block.len();
-        sweep_block(
-            &self.idx[ops..],
-            &self.partial[ops..],
-            &mut self.block,
-            top,
-            lo,
-        );
+        sweep_block(&self.rec[ops..], &mut self.block, top, lo);
         true
     }
 
@@ -423,15 +431,14 @@ impl Tape {
             (s.ops as usize, s.callbacks as usize)
         };
         let mut node = self.nodes as usize;
-        let mut hi_ops = self.idx.len();
+        let mut hi_ops = self.rec.len();
         for cb in (lo_cb..self.callbacks.len()).rev() {
             let (cb_nodes, cb_ops) = (
                 self.callbacks[cb].nodes as usize,
                 self.callbacks[cb].ops as usize,
             );
             node = sweep_ops(
-                &self.idx[cb_ops..hi_ops],
-                &self.partial[cb_ops..hi_ops],
+                &self.rec[cb_ops..hi_ops],
                 &mut self.adj[lo..],
                 node - lo,
                 lo,
@@ -445,8 +452,7 @@ impl Tape {
             hi_ops = cb_ops;
         }
         sweep_ops(
-            &self.idx[lo_ops..hi_ops],
-            &self.partial[lo_ops..hi_ops],
+            &self.rec[lo_ops..hi_ops],
             &mut self.adj[lo..],
             node - lo,
             lo,
@@ -460,7 +466,7 @@ impl Tape {
         self.scopes.push(Scope {
             gen,
             nodes: self.nodes,
-            ops: self.idx.len() as u32,
+            ops: self.rec.len() as u32,
             callbacks: self.callbacks.len() as u32,
         });
         self.top_gen = gen;
@@ -481,8 +487,7 @@ impl Tape {
 
     fn truncate_to(&mut self, mark: Scope) {
         self.nodes = mark.nodes;
-        self.idx.truncate(mark.ops as usize);
-        self.partial.truncate(mark.ops as usize);
+        self.rec.truncate(mark.ops as usize);
         self.callbacks.truncate(mark.callbacks as usize);
         self.adj.truncate(mark.nodes as usize);
         self.dirty = self.dirty.min(self.adj.len());
@@ -504,7 +509,7 @@ impl Tape {
     pub(crate) fn stats(&self) -> TapeStats {
         TapeStats {
             nodes: self.nodes as usize,
-            operands: self.idx.len(),
+            operands: self.rec.len(),
             callbacks: self.callbacks.len(),
             depth: self.scopes.len(),
         }
@@ -520,33 +525,29 @@ fn tape_full() -> ! {
     )
 }
 
-/// The hot loop: propagate the adjoints of the nodes whose records are `idx`/`partial`;
+/// The hot loop: propagate the adjoints of the nodes whose records are `rec`;
 /// `node` is one past the last of them, counted from `lo` like `adj` (the adjoints of
 /// nodes `lo..`). Returns the first node swept (counted from `lo`).
 ///
-/// Node by node, from the top: a node whose adjoint is zero is skipped by scanning its
-/// indices alone (no partial is read and nothing is written), which is what most nodes
-/// are in the sweeps of a Jacobian. Operands below `lo` and the placeholder of
+/// Record by record, from the top; a node's adjoint is loaded at its last record. A
+/// node whose adjoint is zero adds nothing (no product is formed, so a zero adjoint
+/// never meets an infinite or NaN partial). Operands below `lo` and the placeholder of
 /// independent variables fall outside `adj` and are ignored.
 #[inline]
-fn sweep_ops(idx: &[u32], partial: &[f64], adj: &mut [f64], mut node: usize, lo: usize) -> usize {
-    let n = idx.len().min(partial.len());
-    let (idx, partial) = (&idx[..n], &partial[..n]);
-    let mut pos = n;
+fn sweep_ops(rec: &[Rec], adj: &mut [f64], mut node: usize, lo: usize) -> usize {
     let mut a = 0.0;
     let mut skip = true;
-    while pos > 0 {
-        pos -= 1;
-        let raw = idx[pos];
+    for r in rec.iter().rev() {
+        let raw = r.idx;
         if skip {
-            // `pos` is the last record of the next node down.
+            // `r` is the last record of the next node down.
             node -= 1;
             a = adj[node];
         }
         if a != 0.0 {
             let k = ((raw & INDEX) as usize).wrapping_sub(lo);
             if let Some(t) = adj.get_mut(k) {
-                *t += a * partial[pos];
+                *t += a * r.partial;
             }
         }
         skip = raw & FIRST != 0;
@@ -559,22 +560,12 @@ fn sweep_ops(idx: &[u32], partial: &[f64], adj: &mut [f64], mut node: usize, lo:
 /// when all its lanes are zero, and within a node a zero lane adds `0 · p`, which leaves
 /// the target unchanged unless `p` is infinite or NaN, so such partials take the
 /// lane-by-lane path with the same test as `sweep_ops`.
-fn sweep_block(
-    idx: &[u32],
-    partial: &[f64],
-    block: &mut [[f64; LANES]],
-    mut node: usize,
-    lo: usize,
-) {
-    let n = idx.len().min(partial.len());
-    let (idx, partial) = (&idx[..n], &partial[..n]);
-    let mut pos = n;
+fn sweep_block(rec: &[Rec], block: &mut [[f64; LANES]], mut node: usize, lo: usize) {
     let mut a = [0.0; LANES];
     let mut active = false;
     let mut skip = true;
-    while pos > 0 {
-        pos -= 1;
-        let raw = idx[pos];
+    for r in rec.iter().rev() {
+        let raw = r.idx;
         if skip {
             node -= 1;
             a = block[node];
@@ -583,7 +574,7 @@ fn sweep_block(
         if active {
             let k = ((raw & INDEX) as usize).wrapping_sub(lo);
             if let Some(t) = block.get_mut(k) {
-                let p = partial[pos];
+                let p = r.partial;
                 if p.is_finite() {
                     for (t, a) in t.iter_mut().zip(&a) {
                         *t += a * p;
