@@ -30,8 +30,10 @@ const CONSTANT: u32 = u32::MAX;
 #[derive(Clone, Copy)]
 pub struct Var {
     val: f64,
-    idx: u32,
-    gen: u32,
+    /// The node index in the low 32 bits and the scope generation in the high 32 (one
+    /// integer, so that a `Var` is a pair of scalars and passes and returns in two
+    /// registers).
+    key: u64,
 }
 
 const _: () = assert!(std::mem::size_of::<Var>() == 16);
@@ -47,7 +49,7 @@ impl Var {
     #[inline]
     pub fn new(v: f64) -> Var {
         let (idx, gen) = record0();
-        Var { val: v, idx, gen }
+        Var::recorded(v, idx, gen)
     }
 
     /// A constant: it records nothing and its adjoint is always zero.
@@ -61,8 +63,7 @@ impl Var {
     pub const fn constant(v: f64) -> Var {
         Var {
             val: v,
-            idx: CONSTANT,
-            gen: 0,
+            key: CONSTANT as u64,
         }
     }
 
@@ -83,7 +84,7 @@ impl Var {
     /// Whether this is a constant (records nothing, adjoint zero).
     #[inline]
     pub fn is_constant(&self) -> bool {
-        self.idx == CONSTANT
+        self.node() == CONSTANT
     }
 
     /// The node index on the tape, or `None` for constants (for custom operations).
@@ -96,7 +97,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn index(&self) -> Option<u32> {
-        (!self.is_constant()).then_some(self.idx)
+        (!self.is_constant()).then_some(self.node())
     }
 
     /// The adjoint: the derivative of the last [`grad`](Var::grad) seed with respect to
@@ -117,7 +118,7 @@ impl Var {
         if self.is_constant() {
             return 0.0;
         }
-        read_adj(self.idx, self.gen)
+        read_adj(self.node(), self.generation())
     }
 
     /// Backward sweep seeded at this variable: its adjoint is set to 1 and every node of
@@ -137,8 +138,8 @@ impl Var {
             return;
         }
         with_tape(|t| {
-            t.check(self.gen);
-            t.grad(self.idx);
+            t.check(self.generation());
+            t.grad(self.node());
         })
     }
 
@@ -150,14 +151,29 @@ impl Var {
             if self.is_constant() {
                 return t.grad_in_scope(None);
             }
-            t.check(self.gen);
-            t.grad_in_scope(Some(self.idx));
+            t.check(self.generation());
+            t.grad_in_scope(Some(self.node()));
         })
     }
 
     #[inline]
     fn recorded(val: f64, idx: u32, gen: u32) -> Var {
-        Var { val, idx, gen }
+        Var {
+            val,
+            key: u64::from(gen) << 32 | u64::from(idx),
+        }
+    }
+
+    /// The node index (`CONSTANT` for constants).
+    #[inline]
+    fn node(&self) -> u32 {
+        self.key as u32
+    }
+
+    /// The generation of the scope the variable was created in (0 for constants).
+    #[inline]
+    fn generation(&self) -> u32 {
+        (self.key >> 32) as u32
     }
 }
 
@@ -232,7 +248,7 @@ pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
     if x.is_constant() {
         return Var::constant(value);
     }
-    let (idx, gen) = record1(x.idx, x.gen, dx);
+    let (idx, gen) = record1(x.node(), x.generation(), dx);
     Var::recorded(value, idx, gen)
 }
 
@@ -297,7 +313,7 @@ pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
         (false, true) => unary_op(value, a, da),
         (true, false) => unary_op(value, b, db),
         (false, false) => {
-            let (idx, gen) = record2(a.idx, a.gen, da, b.idx, b.gen, db);
+            let (idx, gen) = record2(a.node(), a.generation(), da, b.node(), b.generation(), db);
             Var::recorded(value, idx, gen)
         }
     }
@@ -350,8 +366,8 @@ pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) 
         t.reserve_operands(operands.size_hint().0);
         for (v, p) in operands {
             if !v.is_constant() {
-                t.check(v.gen);
-                t.push_operand(v.idx, p);
+                t.check(v.generation());
+                t.push_operand(v.node(), p);
             }
         }
         match t.end_node(start) {
@@ -381,7 +397,7 @@ pub(crate) fn jacobian_into(ys: &[Var], xs: &[Var], rows: &mut [Vec<f64>]) {
     debug_assert_eq!(ys.len(), rows.len());
     with_tape(|t| {
         for v in ys.iter().chain(xs).filter(|v| !v.is_constant()) {
-            t.check(v.gen);
+            t.check(v.generation());
         }
         let mut seeds = [None; LANES];
         for (ys, rows) in ys.chunks(LANES).zip(rows.chunks_mut(LANES)) {
@@ -414,15 +430,15 @@ pub(crate) fn grad_in_scope_into(y: Var, xs: &[Var], g: &mut [f64]) {
         if y.is_constant() {
             t.grad_in_scope(None);
         } else {
-            t.check(y.gen);
-            t.grad_in_scope(Some(y.idx));
+            t.check(y.generation());
+            t.grad_in_scope(Some(y.node()));
         }
         for (gi, x) in g.iter_mut().zip(xs) {
             *gi = if x.is_constant() {
                 0.0
             } else {
-                t.check(x.gen);
-                t.adj(x.idx)
+                t.check(x.generation());
+                t.adj(x.node())
             };
         }
     })
@@ -460,15 +476,15 @@ pub fn vector_op(
     }
     with_tape(|t| {
         for v in inputs.iter().filter(|v| !v.is_constant()) {
-            t.check(v.gen);
+            t.check(v.generation());
         }
         let gen = t.gen();
         let outs: Vec<Var> = values
             .iter()
             .map(|&v| Var::recorded(v, t.push_independent(), gen))
             .collect();
-        let out_idx: Vec<u32> = outs.iter().map(|o| o.idx).collect();
-        let in_idx: Vec<u32> = inputs.iter().map(|v| v.idx).collect();
+        let out_idx: Vec<u32> = outs.iter().map(|o| o.node()).collect();
+        let in_idx: Vec<u32> = inputs.iter().map(|v| v.node()).collect();
         t.push_callback(Box::new(move |adj: &mut Adjoints<'_>| {
             let ob: Vec<f64> = out_idx.iter().map(|&i| adj.get(i)).collect();
             if ob.iter().all(|&a| a == 0.0) {
