@@ -20,6 +20,7 @@
 //! to an ended scope or to another thread's tape, and using it panics.
 
 use std::cell::RefCell;
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Flag on the first operand record of each node.
@@ -134,8 +135,27 @@ pub(crate) struct Tape {
 }
 
 thread_local! {
-    // `const`: no lazy-initialisation check on each access, only the destructor's state.
-    static TAPE: RefCell<Tape> = const { RefCell::new(Tape::new()) };
+    // `const` and without a destructor of its own (`ManuallyDrop`): an access is a plain
+    // `%fs`-relative address, with no lazy-initialisation or destructor-state check.
+    static TAPE: RefCell<ManuallyDrop<Tape>> =
+        const { RefCell::new(ManuallyDrop::new(Tape::new())) };
+    // Frees the tape's memory when the thread exits; registered by the tape's first use
+    // (everything the tape allocates comes after it).
+    static RELEASE: Release = const { Release };
+}
+
+/// Thread-exit hook of the tape (see `RELEASE`).
+struct Release;
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let _ = TAPE.try_with(|t| {
+            if let Ok(mut t) = t.try_borrow_mut() {
+                // Dropping the old tape in place frees its vectors.
+                **t = Tape::new();
+            }
+        });
+    }
 }
 
 /// Run `f` with this thread's tape.
@@ -144,6 +164,9 @@ thread_local! {
 /// callback run by the backward sweep tries to record.
 #[inline(always)]
 pub(crate) fn with_tape<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
+    // `try_with` rather than `with`: `with` is not marked `#[inline]`, so it stays an
+    // out-of-line call per operation with the thread-local reached through a function
+    // pointer; `try_with` inlines (measured: half the instructions per operation).
     let r = TAPE.try_with(|t| match t.try_borrow_mut() {
         Ok(mut tape) => f(&mut tape),
         Err(_) => tape_busy(),
@@ -158,6 +181,14 @@ pub(crate) fn with_tape<R>(f: impl FnOnce(&mut Tape) -> R) -> R {
 #[inline(never)]
 fn tape_gone() -> ! {
     panic!("fazang: the tape of this thread was used while the thread was exiting")
+}
+
+/// Make sure the tape's memory is freed when this thread exits (after the thread's
+/// thread-locals are being destroyed this does nothing; what the tape allocates then is
+/// left to the process).
+#[cold]
+fn register_release() {
+    let _ = RELEASE.try_with(|_| ());
 }
 
 #[cold]
@@ -221,6 +252,7 @@ impl Tape {
     fn init_root(&mut self) {
         self.root_gen = self.fresh_gen();
         self.top_gen = self.root_gen;
+        register_release();
     }
 
     /// Generation stamped on variables created now.
@@ -502,6 +534,7 @@ impl Tape {
         );
         self.root_gen = self.fresh_gen();
         self.top_gen = self.root_gen;
+        register_release();
         self.truncate_to(self.scope());
     }
 

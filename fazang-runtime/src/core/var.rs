@@ -252,10 +252,8 @@ pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
     Var::recorded(value, idx, gen)
 }
 
-// The recording helpers below are out of line on purpose: each is then the only caller
-// of its `LocalKey::with`, which LLVM inlines, so the thread-local access is a direct
-// `%fs`-relative load instead of an indirect call through the key (measured: about half
-// the instructions per recorded operation). The operators around them stay inline.
+// The recording helpers below each visit the tape once; they are small enough to inline
+// into the operators once the thread-local access itself inlines (see `with_tape`).
 
 /// Record a node with operand `a` (of generation `gen`); returns (node, generation).
 #[inline]
