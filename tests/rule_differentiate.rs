@@ -121,3 +121,33 @@ fn an_adjoint_rule_inside_a_differentiated_body() {
         assert!((gw[i] - s[i]).abs() < 1e-15);
     }
 }
+
+mod struct_literals {
+    use fazang::prelude::*;
+
+    #[deriv_rule]
+    #[derive(Clone, Debug)]
+    struct Pt {
+        x: f64,
+        y: f64,
+    }
+
+    /// A data struct with an f64 field: stays f64.
+    struct Opts {
+        scale: f64,
+        n: usize,
+    }
+
+    #[differentiate]
+    fn build(x: f64) -> f64 {
+        let p = Pt { x: 1.5, y: x };
+        let o = Opts { scale: 2.0, n: 3 };
+        p.x * p.y * o.scale * o.n as f64
+    }
+
+    #[test]
+    fn constant_fields_in_struct_literals() {
+        assert_eq!(build(2.0), 18.0);
+        assert_eq!(build_grad(2.0), (18.0, [9.0]));
+    }
+}

@@ -194,6 +194,14 @@ impl VisitMut for Rewrite<'_> {
                     self.value(&mut m.args[0]);
                 }
             }
+            Expr::Struct(st) if st.fields.iter().any(|f| !const_like(&f.expr)) => {
+                // `Bar { x: 1.0, y: x }`: the field's type decides (S in a registered
+                // struct, f64 in a data struct).
+                for f in st.fields.iter_mut().filter(|f| const_like(&f.expr)) {
+                    let v = &f.expr;
+                    f.expr = parse_quote!(::core::convert::From::from(#v));
+                }
+            }
             Expr::Macro(m) if m.mac.path.is_ident("vec") => {
                 self.rewrite_vec_macro(&mut m.mac);
                 return;
