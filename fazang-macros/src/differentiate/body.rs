@@ -183,7 +183,7 @@ impl VisitMut for Rewrite<'_> {
             Expr::Call(c) => {
                 if let Some(name) = f64_method_path(&c.func) {
                     // `f64::max(x, y)` -> `Real::max(x, y)`: works on data and active values.
-                    c.func = Box::new(parse_quote!(::fazang::Real::#name));
+                    *c.func = parse_quote!(::fazang::Real::#name);
                 }
             }
             Expr::MethodCall(m) => {
