@@ -91,25 +91,27 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 }
 
 fn print_ratios(rows: &[Row]) {
-    println!("\nRatios (fazang = the fastest fazang row: `_grad`, normal_lpdf, else gradient):\n");
+    println!("\nRatios (fazang = its fastest row: `_grad`, `normal_lpdf` or the runtime driver):\n");
     println!(
-        "| workload | fazang / primal | fazang / hand | num-dual / fazang | echidna / fazang | \
-         ad_trait / fazang | fazang - primal per call |"
+        "| workload | fazang row | fazang / primal | fazang / hand | num-dual / fazang | \
+         echidna / fazang | ad_trait / fazang | fazang - primal per call |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let fz = [GRAD_MACRO, FAZANG_LPDF, FAZANG]
             .iter()
-            .filter_map(|n| time_of(r, n))
-            .reduce(f64::min);
+            .filter_map(|&n| time_of(r, n).map(|t| (n, t)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let (name, fz) = (fz.map_or("-", |f| f.0), fz.map(|f| f.1));
         let p = time_of(r, PRIMAL);
         let over = match (fz, p) {
             (Some(f), Some(p)) if r.2 > 1 => fmt_time(f - p),
             _ => "-".into(),
         };
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             r.0,
+            name,
             ratio(fz, p),
             ratio(fz, time_of(r, HAND)),
             ratio(time_of(r, NUM_DUAL), fz),
