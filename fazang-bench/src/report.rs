@@ -91,7 +91,9 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 }
 
 fn print_ratios(rows: &[Row]) {
-    println!("\nRatios (fazang = its fastest row: `_grad`, `normal_lpdf` or the runtime driver):\n");
+    println!(
+        "\nRatios (fazang = its fastest row: `_grad`, `normal_lpdf` or the runtime driver):\n"
+    );
     println!(
         "| workload | fazang row | fazang / primal | fazang / hand | num-dual / fazang | \
          echidna / fazang | ad_trait / fazang | fazang - primal per call |"
