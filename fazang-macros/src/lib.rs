@@ -103,6 +103,10 @@ mod util;
 ///   `type mismatch in closure arguments`. Leave such annotations out (`collect::<Vec<_>>()`,
 ///   `|v| ..`). Bindings are fine: `let yi: f64 = y[i];` and `let s: f64 = y.iter().sum();`
 ///   work for data and active values alike.
+/// - Negate a *reference* to an active value (`x.iter().map(|v| -v)`): rustc says
+///   ``cannot apply unary operator `-` to type `&S` ``; write `-*v`. (A `Neg` bound on
+///   `&S` would make every call of a differentiated function overflow the trait solver in
+///   crates that also link ndarray.)
 /// - `x as f64` on an active value: refused at compile time, since it would drop the
 ///   derivative.
 /// - Methods with `self`, `async`/`const`/`unsafe`/`extern` functions, `&mut f64`

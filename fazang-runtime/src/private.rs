@@ -5,7 +5,7 @@ use crate::core::scope::NestedScope;
 use crate::core::var::Var;
 use crate::math::slice::Mix;
 use crate::Real;
-use std::ops::{Add, Div, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
@@ -71,7 +71,12 @@ impl<S, T> RefOps<S> for T where
 {
 }
 
-/// Operators of `&S` with `f64` and negation: `for<'a> &'a S: RefScalarOps<S>`.
+/// Operators of `&S` with `f64`: `for<'a> &'a S: RefScalarOps<S>`.
+///
+/// Negation of a reference (`-&x`) is deliberately not among them: with a `Neg` bound
+/// on `&S`, crates that also link ndarray fail to compile any call of a differentiated
+/// function (E0275: ndarray's `Neg for &ArrayBase` recurses through `&A: Neg` while the
+/// scalar is still being inferred). Bodies write `-*x` instead.
 pub trait RefScalarOps<S>:
     Add<f64, Output = S>
     + Sub<f64, Output = S>
@@ -81,7 +86,6 @@ pub trait RefScalarOps<S>:
     + for<'b> Sub<&'b f64, Output = S>
     + for<'b> Mul<&'b f64, Output = S>
     + for<'b> Div<&'b f64, Output = S>
-    + Neg<Output = S>
 {
 }
 impl<S, T> RefScalarOps<S> for T where
@@ -93,7 +97,6 @@ impl<S, T> RefScalarOps<S> for T where
         + for<'b> Sub<&'b f64, Output = S>
         + for<'b> Mul<&'b f64, Output = S>
         + for<'b> Div<&'b f64, Output = S>
-        + Neg<Output = S>
 {
 }
 
@@ -185,7 +188,7 @@ mod tests {
     {
         let a: S = x.iter().zip(w).map(|(a, b)| a * b).sum::<S>();
         let b: S = w.iter().zip(x).map(|(a, b)| a * b).sum::<S>();
-        let d = 2.0 * c - c / 3.0 + (1.0 - c) * &c + &c * 2.0 - -&c;
+        let d = 2.0 * c - c / 3.0 + (1.0 - c) * &c + &c * 2.0 - -c;
         let lt = 2.0 < c && c > 1.0;
         let dp = crate::dot_product(w, x) + crate::dot_product(x, w);
         if lt {

@@ -258,16 +258,19 @@ impl Real for Var {
         Some(crate::core::var::vector_op(&inputs, values, vjp))
     }
     impl_unary_var!();
+    #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();
         let (da, db) = deriv2::atan2(self.val(), x.val());
         binary_op(self.val().atan2(x.val()), self, da, x, db)
     }
+    #[inline]
     fn log(self, base: impl Into<Var>) -> Var {
         let b = base.into();
         let (da, db) = deriv2::log(self.val(), b.val());
         binary_op(self.val().log(b.val()), self, da, b, db)
     }
+    #[inline]
     fn powi(self, n: i32) -> Var {
         let x = self.val();
         // n x^(n-1); n - 1 overflows i32 for n = i32::MIN, where x^n / x is used instead.
@@ -278,18 +281,21 @@ impl Real for Var {
         };
         unary_op(x.powi(n), self, d)
     }
+    #[inline]
     fn powf(self, n: impl Into<Var>) -> Var {
         let y = n.into();
         let v = self.val().powf(y.val());
         let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
         binary_op(v, self, dx, y, dy)
     }
+    #[inline]
     fn hypot(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let h = self.val().hypot(b.val());
         let (da, db) = deriv2::hypot(self.val(), b.val(), h);
         binary_op(h, self, da, b, db)
     }
+    #[inline]
     fn min(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         if deriv2::min_picks_first(self.val(), b.val()) {
@@ -298,6 +304,7 @@ impl Real for Var {
             b
         }
     }
+    #[inline]
     fn max(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         if deriv2::max_picks_first(self.val(), b.val()) {
@@ -306,23 +313,29 @@ impl Real for Var {
             b
         }
     }
+    #[inline]
     fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
         let (a, b) = (a.into(), b.into());
         let v = self.val().mul_add(a.val(), b.val());
         nary_op(v, &[self, a, b], &[a.val(), self.val(), 1.0])
     }
+    #[inline]
     fn signum(self) -> Var {
         Var::constant(self.val().signum())
     }
+    #[inline]
     fn floor(self) -> Var {
         Var::constant(self.val().floor())
     }
+    #[inline]
     fn ceil(self) -> Var {
         Var::constant(self.val().ceil())
     }
+    #[inline]
     fn round(self) -> Var {
         Var::constant(self.val().round())
     }
+    #[inline]
     fn trunc(self) -> Var {
         Var::constant(self.val().trunc())
     }
