@@ -63,3 +63,45 @@ pub fn layer(x: &[f64], w: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
         .map(|(row, &bi)| (dot_product(row, x) + bi).tanh())
         .collect()
 }
+
+/// The same functions without `#[differentiate]`, to measure that the attribute leaves the
+/// primal as fast as it was (`cargo run --release -p fazang-bench --bin primal`).
+pub mod plain {
+    use super::LOG_SQRT_2PI;
+
+    /// [`super::rosenbrock`] as written, not annotated.
+    pub fn rosenbrock(x: &[f64]) -> f64 {
+        (0..x.len() - 1)
+            .map(|i| {
+                let t = x[i + 1] - x[i] * x[i];
+                let u = 1.0 - x[i];
+                100.0 * t * t + u * u
+            })
+            .sum()
+    }
+
+    /// [`super::log_lik`] as written, not annotated (`dot_product` spelled out, since
+    /// fazang's is the generic one).
+    pub fn log_lik(beta: &[f64], x: &[f64], y: &[f64]) -> f64 {
+        x.chunks(beta.len())
+            .zip(y)
+            .map(|(row, &yi)| {
+                let eta: f64 = row.iter().zip(beta).map(|(a, b)| a * b).sum();
+                yi * eta - eta.exp().ln_1p()
+            })
+            .sum()
+    }
+
+    /// [`super::normal_ll`] as written, not annotated.
+    pub fn normal_ll(mu: f64, sigma: f64, y: &[f64]) -> f64 {
+        let n = y.len() as f64;
+        let ss: f64 = y.iter().map(|&yi| ((yi - mu) / sigma).powi(2)).sum();
+        -0.5 * ss - n * (sigma.ln() + LOG_SQRT_2PI)
+    }
+
+    /// [`super::normal_lp`] as written, not annotated.
+    pub fn normal_lp(mu: f64, sigma: f64) -> f64 {
+        let y = 1.3;
+        -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln() - 0.5 * ((y - mu) / sigma).powi(2)
+    }
+}
