@@ -2,8 +2,7 @@
 
 use super::args::{Arg, Args, Ret};
 use super::check::{
-    check_bounded, check_consistent_sizes, check_finite, check_greater, check_not_nan,
-    check_positive_finite,
+    check_bounded, check_finite, check_greater, check_not_nan, check_positive_finite, sizes3,
 };
 use super::kernel::{density, Hoist, Hoist2};
 use super::special::{digamma, div0, lgamma, mul_log};
@@ -46,13 +45,11 @@ where
     (Y, A, B): Args,
 {
     const F: &str = "beta_lpdf";
-    let n = check_consistent_sizes(
+    let n = sizes3(
         F,
-        &[
-            ("Random variable", y.vector_len()),
-            ("First shape parameter", alpha.vector_len()),
-            ("Second shape parameter", beta.vector_len()),
-        ],
+        y,
+        ("First shape parameter", alpha),
+        ("Second shape parameter", beta),
     )?;
     check_positive_finite(F, "First shape parameter", alpha)?;
     check_positive_finite(F, "Second shape parameter", beta)?;
@@ -126,13 +123,11 @@ where
     (Y, A, B): Args,
 {
     const F: &str = "uniform_lpdf";
-    let n = check_consistent_sizes(
+    let n = sizes3(
         F,
-        &[
-            ("Random variable", y.vector_len()),
-            ("Lower bound parameter", alpha.vector_len()),
-            ("Upper bound parameter", beta.vector_len()),
-        ],
+        y,
+        ("Lower bound parameter", alpha),
+        ("Upper bound parameter", beta),
     )?;
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Lower bound parameter", alpha)?;

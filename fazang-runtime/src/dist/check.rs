@@ -182,3 +182,36 @@ pub fn check_consistent_sizes(
     }
     Ok(first.map_or(1, |(_, n)| n))
 }
+
+/// Sizes of a `(y, a, b)` family: `check_consistent_sizes` with the random variable and
+/// two named parameters; the common length (1 if all are scalars).
+pub(crate) fn sizes3(
+    function: &'static str,
+    y: impl super::args::Arg,
+    (a_name, a): (&'static str, impl super::args::Arg),
+    (b_name, b): (&'static str, impl super::args::Arg),
+) -> Result<usize, DomainError> {
+    check_consistent_sizes(
+        function,
+        &[
+            ("Random variable", y.vector_len()),
+            (a_name, a.vector_len()),
+            (b_name, b.vector_len()),
+        ],
+    )
+}
+
+/// Sizes of a `(y, mu, sigma)` location-scale family.
+pub(crate) fn location_scale_sizes(
+    function: &'static str,
+    y: impl super::args::Arg,
+    mu: impl super::args::Arg,
+    sigma: impl super::args::Arg,
+) -> Result<usize, DomainError> {
+    sizes3(
+        function,
+        y,
+        ("Location parameter", mu),
+        ("Scale parameter", sigma),
+    )
+}

@@ -2,29 +2,15 @@
 //! double exponential (Laplace).
 
 use super::args::{Arg, Args, Ret};
-use super::check::{check_consistent_sizes, check_finite, check_not_nan, check_positive_finite};
+use super::check::{
+    check_consistent_sizes, check_finite, check_not_nan, check_positive_finite,
+    location_scale_sizes,
+};
 use super::kernel::{density, Hoist};
 use super::special::{digamma, lgamma, LN_PI};
 use super::DomainError;
 use crate::math::special::sign_or_zero;
 use std::f64::consts::LN_2;
-
-/// The sizes check of a `(y, mu, sigma)` family.
-fn sizes3(
-    function: &'static str,
-    y: impl Arg,
-    mu: impl Arg,
-    sigma: impl Arg,
-) -> Result<usize, DomainError> {
-    check_consistent_sizes(
-        function,
-        &[
-            ("Random variable", y.vector_len()),
-            ("Location parameter", mu.vector_len()),
-            ("Scale parameter", sigma.vector_len()),
-        ],
-    )
-}
 
 /// Log of the Cauchy density, summed over the elements:
 ///
@@ -56,7 +42,7 @@ where
     (Y, M, Sg): Args,
 {
     const F: &str = "cauchy_lpdf";
-    let n = sizes3(F, y, mu, sigma)?;
+    let n = location_scale_sizes(F, y, mu, sigma)?;
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
@@ -179,7 +165,7 @@ where
     (Y, M, Sg): Args,
 {
     const F: &str = "logistic_lpdf";
-    let n = sizes3(F, y, mu, sigma)?;
+    let n = location_scale_sizes(F, y, mu, sigma)?;
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
@@ -225,7 +211,7 @@ where
     (Y, M, Sg): Args,
 {
     const F: &str = "double_exponential_lpdf";
-    let n = sizes3(F, y, mu, sigma)?;
+    let n = location_scale_sizes(F, y, mu, sigma)?;
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;

@@ -2,7 +2,7 @@
 
 use super::args::{Arg, Args, Ret};
 use super::check::{
-    check_consistent_sizes, check_finite, check_not_nan, check_positive, check_positive_finite,
+    check_finite, check_not_nan, check_positive, check_positive_finite, location_scale_sizes,
 };
 use super::kernel::{density, sum_and_squares, Hoist};
 use super::special::HALF_LN_TWO_PI;
@@ -56,14 +56,7 @@ where
     (Y, M, Sg): Args,
 {
     const F: &str = "normal_lpdf";
-    let n = check_consistent_sizes(
-        F,
-        &[
-            ("Random variable", y.vector_len()),
-            ("Location parameter", mu.vector_len()),
-            ("Scale parameter", sigma.vector_len()),
-        ],
-    )?;
+    let n = location_scale_sizes(F, y, mu, sigma)?;
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive(F, "Scale parameter", sigma)?;
@@ -152,14 +145,7 @@ where
     (Y, M, Sg): Args,
 {
     const F: &str = "lognormal_lpdf";
-    let n = check_consistent_sizes(
-        F,
-        &[
-            ("Random variable", y.vector_len()),
-            ("Location parameter", mu.vector_len()),
-            ("Scale parameter", sigma.vector_len()),
-        ],
-    )?;
+    let n = location_scale_sizes(F, y, mu, sigma)?;
     check_positive(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;

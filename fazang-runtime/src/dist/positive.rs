@@ -3,29 +3,12 @@
 
 use super::args::{Arg, Args, Ret};
 use super::check::{
-    check_consistent_sizes, check_finite, check_nonnegative, check_positive_finite,
+    check_consistent_sizes, check_finite, check_nonnegative, check_positive_finite, sizes3,
 };
 use super::kernel::{density, Hoist};
 use super::special::{digamma, div0, lgamma, mul_log};
 use super::DomainError;
 use std::f64::consts::LN_2;
-
-/// The sizes check of a `(y, a, b)` family with Stan's names for `a` and `b`.
-fn sizes3(
-    function: &'static str,
-    y: impl Arg,
-    (a_name, a): (&'static str, impl Arg),
-    (b_name, b): (&'static str, impl Arg),
-) -> Result<usize, DomainError> {
-    check_consistent_sizes(
-        function,
-        &[
-            ("Random variable", y.vector_len()),
-            (a_name, a.vector_len()),
-            (b_name, b.vector_len()),
-        ],
-    )
-}
 
 /// Log of the exponential density with rate (inverse scale) `beta`, summed over the
 /// elements:
