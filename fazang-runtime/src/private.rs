@@ -14,24 +14,20 @@ pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
 pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
 
-/// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
-pub trait ScalarOps<S>:
-    Add<S, Output = S>
-    + Sub<S, Output = S>
-    + Mul<S, Output = S>
-    + Div<S, Output = S>
-    + PartialEq<S>
-    + PartialOrd<S>
-    + Mix<S, Output = S>
-    + IntoScalar<S>
-    + for<'a> Add<&'a S, Output = S>
-    + for<'a> Sub<&'a S, Output = S>
-    + for<'a> Mul<&'a S, Output = S>
-    + for<'a> Div<&'a S, Output = S>
-{
+/// A trait standing for a list of bounds (a trait alias), with the blanket impl that
+/// makes every type meeting them implement it; the list is written once.
+macro_rules! bound_alias {
+    ($(#[$doc:meta])* $name:ident<S>: $($bound:tt)+) => {
+        $(#[$doc])*
+        pub trait $name<S>: $($bound)+ {}
+        impl<S, T> $name<S> for T where T: $($bound)+ {}
+    };
 }
-impl<S, T> ScalarOps<S> for T where
-    T: Add<S, Output = S>
+
+bound_alias! {
+    /// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
+    ScalarOps<S>:
+    Add<S, Output = S>
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
@@ -43,24 +39,13 @@ impl<S, T> ScalarOps<S> for T where
         + for<'a> Sub<&'a S, Output = S>
         + for<'a> Mul<&'a S, Output = S>
         + for<'a> Div<&'a S, Output = S>
-{
 }
 
-/// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
-/// RefOps<S>` and `for<'a> &'a f64: RefOps<S>`.
-pub trait RefOps<S>:
+bound_alias! {
+    /// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
+    /// RefOps<S>` and `for<'a> &'a f64: RefOps<S>`.
+    RefOps<S>:
     Add<S, Output = S>
-    + Sub<S, Output = S>
-    + Mul<S, Output = S>
-    + Div<S, Output = S>
-    + for<'b> Add<&'b S, Output = S>
-    + for<'b> Sub<&'b S, Output = S>
-    + for<'b> Mul<&'b S, Output = S>
-    + for<'b> Div<&'b S, Output = S>
-{
-}
-impl<S, T> RefOps<S> for T where
-    T: Add<S, Output = S>
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
@@ -68,28 +53,17 @@ impl<S, T> RefOps<S> for T where
         + for<'b> Sub<&'b S, Output = S>
         + for<'b> Mul<&'b S, Output = S>
         + for<'b> Div<&'b S, Output = S>
-{
 }
 
-/// Operators of `&S` with `f64`: `for<'a> &'a S: RefScalarOps<S>`.
-///
-/// Negation of a reference (`-&x`) is deliberately not among them: with a `Neg` bound
-/// on `&S`, crates that also link ndarray fail to compile any call of a differentiated
-/// function (E0275: ndarray's `Neg for &ArrayBase` recurses through `&A: Neg` while the
-/// scalar is still being inferred). Bodies write `-*x` instead.
-pub trait RefScalarOps<S>:
+bound_alias! {
+    /// Operators of `&S` with `f64`: `for<'a> &'a S: RefScalarOps<S>`.
+    ///
+    /// Negation of a reference (`-&x`) is deliberately not among them: with a `Neg` bound
+    /// on `&S`, crates that also link ndarray fail to compile any call of a differentiated
+    /// function (E0275: ndarray's `Neg for &ArrayBase` recurses through `&A: Neg` while the
+    /// scalar is still being inferred). Bodies write `-*x` instead.
+    RefScalarOps<S>:
     Add<f64, Output = S>
-    + Sub<f64, Output = S>
-    + Mul<f64, Output = S>
-    + Div<f64, Output = S>
-    + for<'b> Add<&'b f64, Output = S>
-    + for<'b> Sub<&'b f64, Output = S>
-    + for<'b> Mul<&'b f64, Output = S>
-    + for<'b> Div<&'b f64, Output = S>
-{
-}
-impl<S, T> RefScalarOps<S> for T where
-    T: Add<f64, Output = S>
         + Sub<f64, Output = S>
         + Mul<f64, Output = S>
         + Div<f64, Output = S>
@@ -97,7 +71,6 @@ impl<S, T> RefScalarOps<S> for T where
         + for<'b> Sub<&'b f64, Output = S>
         + for<'b> Mul<&'b f64, Output = S>
         + for<'b> Div<&'b f64, Output = S>
-{
 }
 
 /// Sweep the innermost scope seeded at `y` (what `_grad` functions do).
