@@ -234,21 +234,46 @@ fn carried_attrs(m: &Model) -> TokenStream {
     quote!(#(#attrs)*)
 }
 
-fn grad_fn(m: &Model) -> TokenStream {
+/// A generated sibling of the function: its docs, the user's carried attributes, the
+/// original parameters, and a body that opens a nested scope and activates the inputs
+/// before `rest`.
+fn sibling(
+    m: &Model,
+    name: &Ident,
+    docs: [String; 2],
+    ret: TokenStream,
+    rest: TokenStream,
+) -> TokenStream {
     let f = m.func;
-    let name = &f.sig.ident;
+    let (vis, generics, wc) = (&f.vis, &f.sig.generics, &f.sig.generics.where_clause);
+    let (inputs, acts, attrs) = (wrapper_inputs(m), activations(m), carried_attrs(m));
+    let [doc1, doc2] = docs;
+    quote! {
+        #[doc = #doc1]
+        #[doc = ""]
+        #[doc = #doc2]
+        #attrs
+        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
+        #vis fn #name #generics(#inputs) -> #ret #wc {
+            let __fz_scope = ::fazang::__private::scope();
+            #acts
+            #rest
+        }
+    }
+}
+
+fn grad_fn(m: &Model) -> TokenStream {
+    let name = &m.func.sig.ident;
     let gname = m
         .options
         .grad
         .clone()
         .unwrap_or_else(|| format_ident!("{}_grad", name));
-    let (vis, generics, wc) = (&f.vis, &f.sig.generics, &f.sig.generics.where_clause);
-    let (inputs, acts, call, attrs) =
-        (wrapper_inputs(m), activations(m), call(m), carried_attrs(m));
+    let call = call(m);
     let (g, gty, gdoc) = gradient(m);
     let is_result = matches!(m.ret, Some(Ret::ResultScalar));
     let ret = if is_result {
-        result_with(&f.sig.output, quote!((f64, #gty)))
+        result_with(&m.func.sig.output, quote!((f64, #gty)))
     } else {
         quote!((f64, #gty))
     };
@@ -274,20 +299,12 @@ fn grad_fn(m: &Model) -> TokenStream {
             ""
         }
     );
-    quote! {
-        #[doc = #doc1]
-        #[doc = ""]
-        #[doc = #doc2]
-        #attrs
-        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
-        #vis fn #gname #generics(#inputs) -> #ret #wc {
-            let __fz_scope = ::fazang::__private::scope();
-            #acts
-            let __fz_out: ::fazang::Var = #get_out;
-            ::fazang::__private::grad_in_scope(__fz_out);
-            #done
-        }
-    }
+    let rest = quote! {
+        let __fz_out: ::fazang::Var = #get_out;
+        ::fazang::__private::grad_in_scope(__fz_out);
+        #done
+    };
+    sibling(m, &gname, [doc1, doc2], ret, rest)
 }
 
 /// `Result<f64, E>` with `f64` replaced by `inner`.
@@ -309,16 +326,13 @@ fn result_with(out: &ReturnType, inner: TokenStream) -> TokenStream {
 }
 
 fn jacobian_fn(m: &Model) -> TokenStream {
-    let f = m.func;
-    let name = &f.sig.ident;
+    let name = &m.func.sig.ident;
     let jname = m
         .options
         .jacobian
         .clone()
         .unwrap_or_else(|| format_ident!("{}_jacobian", name));
-    let (vis, generics, wc) = (&f.vis, &f.sig.generics, &f.sig.generics.where_clause);
-    let (inputs, acts, call, attrs) =
-        (wrapper_inputs(m), activations(m), call(m), carried_attrs(m));
+    let call = call(m);
     let cols = m.active().map(|p| {
         let (a, vars) = (active_name(p), vars_name(p));
         match p.kind {
@@ -332,23 +346,16 @@ fn jacobian_fn(m: &Model) -> TokenStream {
     let doc2 = format!(
         " Returns `(values, jac)` with `jac[i][j]` = d out_i / d input_j, the inputs being \
          {} flattened in that order. Cost: one recorded evaluation and one backward sweep \
-         per output.",
+         per 8 outputs.",
         names.join(", ")
     );
-    quote! {
-        #[doc = #doc1]
-        #[doc = ""]
-        #[doc = #doc2]
-        #attrs
-        #[allow(clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
-        #vis fn #jname #generics(#inputs) -> (::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>) #wc {
-            let __fz_scope = ::fazang::__private::scope();
-            #acts
-            let __fz_out: ::std::vec::Vec<::fazang::Var> =
-                ::std::iter::IntoIterator::into_iter(#call).collect();
-            let mut __fz_cols: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
-            #(#cols)*
-            ::fazang::__private::jacobian_rows(&__fz_out, &__fz_cols)
-        }
-    }
+    let ret = quote!((::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>));
+    let rest = quote! {
+        let __fz_out: ::std::vec::Vec<::fazang::Var> =
+            ::std::iter::IntoIterator::into_iter(#call).collect();
+        let mut __fz_cols: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
+        #(#cols)*
+        ::fazang::__private::jacobian_rows(&__fz_out, &__fz_cols)
+    };
+    sibling(m, &jname, [doc1, doc2], ret, rest)
 }
