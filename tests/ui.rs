@@ -6,4 +6,6 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui-tests/*.rs");
+    // Generated code compiles without a single warning in user crates.
+    t.pass("ui-tests/pass/*.rs");
 }

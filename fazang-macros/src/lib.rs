@@ -107,6 +107,11 @@ mod util;
 ///   ``cannot apply unary operator `-` to type `&S` ``; write `-*v`. (A `Neg` bound on
 ///   `&S` would make every call of a differentiated function overflow the trait solver in
 ///   crates that also link ndarray.)
+/// - Pass a float literal to another differentiated or rule function next to an active
+///   argument (`mul2(x, 2.0)` where `mul2(a: f64, b: f64)`): the literal stays `f64`
+///   while the parameter is `S` (``expected type parameter `S`, found floating-point
+///   number``). Bind it first: `let two = 2.0; mul2(x, two)` (a binding becomes an `S`).
+///   fazang's own functions (`normal_lpdf(mu, 0.0, 10.0)`, `x.powf(2.0)`) take literals.
 /// - `x as f64` on an active value: refused at compile time, since it would drop the
 ///   derivative.
 /// - Methods with `self`, `async`/`const`/`unsafe`/`extern` functions, `&mut f64`

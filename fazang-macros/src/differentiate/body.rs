@@ -185,6 +185,9 @@ impl VisitMut for Rewrite<'_> {
                     // `f64::max(x, y)` -> `Real::max(x, y)`: works on data and active values.
                     *c.func = parse_quote!(::fazang::Real::#name);
                 }
+                // Other calls keep their constant arguments as they are: the callee may be
+                // generic over its argument types (the distributions are), and only its
+                // signature could say which type a literal should take.
             }
             Expr::MethodCall(m) => {
                 if const_like(&m.receiver) {
@@ -197,10 +200,7 @@ impl VisitMut for Rewrite<'_> {
             Expr::Struct(st) if st.fields.iter().any(|f| !const_like(&f.expr)) => {
                 // `Bar { x: 1.0, y: x }`: the field's type decides (S in a registered
                 // struct, f64 in a data struct).
-                for f in st.fields.iter_mut().filter(|f| const_like(&f.expr)) {
-                    let v = &f.expr;
-                    f.expr = parse_quote!(::core::convert::From::from(#v));
-                }
+                from_constants(st.fields.iter_mut().map(|f| &mut f.expr));
             }
             Expr::Macro(m) if m.mac.path.is_ident("vec") => {
                 self.rewrite_vec_macro(&mut m.mac);
@@ -227,6 +227,14 @@ fn place_like(e: &Expr) -> bool {
         Expr::Unary(u) => matches!(u.op, syn::UnOp::Deref(_)) && place_like(&u.expr),
         Expr::Paren(p) => place_like(&p.expr),
         _ => false,
+    }
+}
+
+/// Wrap the constant-like floats among `exprs` in `From::from(..)`, so that the type the
+/// position expects (an `S` or an `f64`) picks the conversion.
+fn from_constants<'e>(exprs: impl Iterator<Item = &'e mut Expr>) {
+    for e in exprs.filter(|e| const_like(e)) {
+        *e = parse_quote!(::core::convert::From::from(#e));
     }
 }
 

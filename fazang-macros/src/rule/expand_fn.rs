@@ -28,7 +28,9 @@ pub fn expand(f: &RuleFn) -> TokenStream {
         .roles()
         .filter(|(p, _)| p.mutable)
         .map(|(p, r)| rebind(f, p, r));
-    let block = &item.block;
+    // The body's statements go straight into the closure: wrapping the block itself
+    // would leave `{ { .. } }`, which rustc reports as unused braces in user code.
+    let stmts = &item.block.stmts;
     let (record, doc) = match f.form() {
         Form::Partials => (record_partials(f, &s), PARTIALS_DOC.to_string()),
         Form::Adjoint(path) => (
@@ -45,7 +47,7 @@ pub fn expand(f: &RuleFn) -> TokenStream {
         #where_clause
         {
             #(#bindings)*
-            let __fz_value: #ret_f64 = (|| -> #ret_f64 { #(#rebinds)* #block })();
+            let __fz_value: #ret_f64 = (|| -> #ret_f64 { #(#rebinds)* #(#stmts)* })();
             #record
         }
     }
