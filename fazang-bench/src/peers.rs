@@ -63,78 +63,53 @@ impl PeerNum for f64 {
 /// echidna's Adept-style reverse tape.
 pub type Echidna = echidna::Reverse<f64>;
 
-impl PeerNum for Echidna {
-    #[inline]
-    fn cst(v: f64) -> Self {
-        echidna::Reverse::constant(v)
-    }
-    #[inline]
-    fn scale(self, k: f64) -> Self {
-        self * k
-    }
-    #[inline]
-    fn rsub(self, k: f64) -> Self {
-        k - self
-    }
-    #[inline]
-    fn shift(self, k: f64) -> Self {
-        self + k
-    }
-    #[inline]
-    fn exp(self) -> Self {
-        num_traits::Float::exp(self)
-    }
-    #[inline]
-    fn ln(self) -> Self {
-        num_traits::Float::ln(self)
-    }
-    #[inline]
-    fn ln_1p(self) -> Self {
-        num_traits::Float::ln_1p(self)
-    }
-    #[inline]
-    fn tanh(self) -> Self {
-        num_traits::Float::tanh(self)
-    }
+/// `PeerNum` for a type with `f64` operators and `num_traits::Float` (echidna's two
+/// number types), given its constant constructor.
+macro_rules! peer_via_float {
+    ($t:ty, $cst:path) => {
+        impl PeerNum for $t {
+            #[inline]
+            fn cst(v: f64) -> Self {
+                $cst(v)
+            }
+            #[inline]
+            fn scale(self, k: f64) -> Self {
+                self * k
+            }
+            #[inline]
+            fn rsub(self, k: f64) -> Self {
+                k - self
+            }
+            #[inline]
+            fn shift(self, k: f64) -> Self {
+                self + k
+            }
+            #[inline]
+            fn exp(self) -> Self {
+                num_traits::Float::exp(self)
+            }
+            #[inline]
+            fn ln(self) -> Self {
+                num_traits::Float::ln(self)
+            }
+            #[inline]
+            fn ln_1p(self) -> Self {
+                num_traits::Float::ln_1p(self)
+            }
+            #[inline]
+            fn tanh(self) -> Self {
+                num_traits::Float::tanh(self)
+            }
+        }
+    };
 }
+
+peer_via_float!(Echidna, echidna::Reverse::constant);
 
 /// echidna's forward-mode dual number (what its `jacobian` runs on).
 pub type EchidnaDual = echidna::Dual<f64>;
 
-impl PeerNum for EchidnaDual {
-    #[inline]
-    fn cst(v: f64) -> Self {
-        echidna::Dual::constant(v)
-    }
-    #[inline]
-    fn scale(self, k: f64) -> Self {
-        self * k
-    }
-    #[inline]
-    fn rsub(self, k: f64) -> Self {
-        k - self
-    }
-    #[inline]
-    fn shift(self, k: f64) -> Self {
-        self + k
-    }
-    #[inline]
-    fn exp(self) -> Self {
-        num_traits::Float::exp(self)
-    }
-    #[inline]
-    fn ln(self) -> Self {
-        num_traits::Float::ln(self)
-    }
-    #[inline]
-    fn ln_1p(self) -> Self {
-        num_traits::Float::ln_1p(self)
-    }
-    #[inline]
-    fn tanh(self) -> Self {
-        num_traits::Float::tanh(self)
-    }
-}
+peer_via_float!(EchidnaDual, echidna::Dual::constant);
 
 /// num-dual's forward-mode gradient number with `N` tangents on the stack.
 pub type NumDual<const N: usize> = num_dual::DualSVec64<N>;
