@@ -15,24 +15,11 @@ macro_rules! both {
     };
 }
 
-/// |actual - expected| <= tol · max(1, |expected|).
-#[track_caller]
-pub fn assert_close(actual: f64, expected: f64, tol: f64, what: &str) {
-    let err = (actual - expected).abs();
-    assert!(
-        err <= tol * expected.abs().max(1.0) || actual == expected,
-        "{what}: {actual:e} vs expected {expected:e} (error {err:e}, tolerance {tol:e})"
-    );
-}
-
-/// Elementwise [`assert_close`].
-#[track_caller]
-pub fn assert_all_close(actual: &[f64], expected: &[f64], tol: f64, what: &str) {
-    assert_eq!(actual.len(), expected.len(), "{what}: lengths");
-    for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
-        assert_close(a, e, tol, &format!("{what}[{i}]"));
-    }
-}
+#[path = "../support/close.rs"]
+mod close;
+// Not every test crate that includes this module uses both.
+#[allow(unused_imports)]
+pub use close::{assert_all_close, assert_close};
 
 /// Value and gradient by reverse mode, checked against the primal value.
 #[track_caller]

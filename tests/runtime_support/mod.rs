@@ -51,29 +51,11 @@ pub fn tape_d2(f: impl Fn(Var, Var) -> Var, a: f64, b: f64) -> (f64, f64, f64) {
     })
 }
 
-/// Assert `|got - want| <= tol · max(1, |want|)`, with a message naming the check.
-/// Infinities must match exactly; NaN never passes.
-#[track_caller]
-pub fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
-    if want.is_infinite() {
-        assert_eq!(got, want, "{what}: got {got:e}, want {want:e}");
-        return;
-    }
-    let err = (got - want).abs();
-    assert!(
-        err <= tol * want.abs().max(1.0),
-        "{what}: got {got:e}, want {want:e} (error {err:e}, tolerance {tol:e})"
-    );
-}
-
-/// Assert every entry of `got` is close to the same entry of `want`.
-#[track_caller]
-pub fn assert_all_close(got: &[f64], want: &[f64], tol: f64, what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert_close(g, w, tol, &format!("{what}[{i}]"));
-    }
-}
+#[path = "../support/close.rs"]
+mod close;
+// Not every test crate that includes this module uses both.
+#[allow(unused_imports)]
+pub use close::{assert_all_close, assert_close};
 
 /// The message of a caught panic, whichever string type it carries.
 pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {

@@ -148,15 +148,7 @@ fn binding(p: &Param, a: Active, s: &Ident) -> TokenStream {
             let #name = #h.map(|__fz_e| #real::val(&__fz_e));
         },
         Active::Struct { by_ref } => {
-            // An error about a struct without #[deriv_rule] points at its type (once: the
-            // calls here and in `push_partial` have the same span).
-            let span = p.arg.ty.span();
-            let h = Ident::new(&h.to_string(), span);
-            let arg = if by_ref {
-                quote!(#h)
-            } else {
-                quote_spanned!(span=> &#h)
-            };
+            let (span, arg) = struct_arg(p, &h, by_ref);
             let values = quote_spanned! {span=>
                 ::fazang::__private::CompositeOf::<#s>::values(#arg)
             };
@@ -168,6 +160,20 @@ fn binding(p: &Param, a: Active, s: &Ident) -> TokenStream {
             }
         }
     }
+}
+
+/// A struct parameter's hidden argument as a reference, spanned at the parameter's type:
+/// an error about a struct without #[deriv_rule] points there (once: reading its values
+/// and pushing its partials use the same span).
+fn struct_arg(p: &Param, h: &Ident, by_ref: bool) -> (proc_macro2::Span, TokenStream) {
+    let span = p.arg.ty.span();
+    let h = Ident::new(&h.to_string(), span);
+    let arg = if by_ref {
+        quote!(#h)
+    } else {
+        quote_spanned!(span=> &#h)
+    };
+    (span, arg)
 }
 
 /// The hidden argument as a `&[S]`.
@@ -210,13 +216,7 @@ fn push_partial(p: &Param, a: Active, expr: &Expr, s: &Ident) -> TokenStream {
             }
         }
         Active::Struct { by_ref } => {
-            let span = p.arg.ty.span();
-            let h = Ident::new(&h.to_string(), span);
-            let arg = if by_ref {
-                quote!(#h)
-            } else {
-                quote_spanned!(span=> &#h)
-            };
+            let (span, arg) = struct_arg(p, &h, by_ref);
             let push = quote_spanned! {span=>
                 ::fazang::__private::CompositeOf::<#s>::push_partials(#arg, &__fz_d, __fz_p);
             };

@@ -1,12 +1,11 @@
-//! Functions over slices of any [`Real`]: `sum dot_product log_sum_exp norm2 matmul`.
+//! Functions over slices of any [`Real`](crate::Real): `sum dot_product log_sum_exp norm2 matmul`.
 //!
 //! On `Var` each result is one recorded node with analytic partials (one operand per
 //! active element), not a chain of elementary operations.
 
 use crate::core::var::{nary_op_iter, Var};
-use crate::Real;
 
-/// Slice reductions, implemented per scalar type (a supertrait of [`Real`]); call them
+/// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
 /// through the free functions [`sum`], [`log_sum_exp`] and [`norm2`].
 pub trait SliceOps: Sized {
     /// Σ xᵢ.
@@ -252,10 +251,4 @@ pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
     let out = nary_op_iter(total, ops.iter().map(|&x| (x, 1.0)));
     SUM_BUF.with(|b| *b.borrow_mut() = ops);
     out
-}
-
-/// Generic fallback used by tests: `Σ xᵢ` by repeated addition.
-#[doc(hidden)]
-pub fn sum_by_addition<T: Real>(x: &[T]) -> T {
-    x.iter().fold(T::from(0.0), |a, &b| a + b)
 }
