@@ -28,8 +28,19 @@ macro_rules! bound_alias {
 
 bound_alias! {
     /// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
+    ///
+    /// The same operators between two `f64`s are listed too, although they always hold:
+    /// a where-clause is preferred to std's impls when rustc infers an operand, so with
+    /// `f64: PartialOrd<S>` alone, data code like `k > 0.0` would take the literal for an
+    /// `S`. With both listed, the literal falls back to `f64`, as in plain code.
     ScalarOps<S>:
-    Add<S, Output = S>
+    Add<f64, Output = f64>
+        + Sub<f64, Output = f64>
+        + Mul<f64, Output = f64>
+        + Div<f64, Output = f64>
+        + PartialEq<f64>
+        + PartialOrd<f64>
+        + Add<S, Output = S>
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
