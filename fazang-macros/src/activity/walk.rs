@@ -1,7 +1,7 @@
 //! The walk of the activity analysis: one pass computes every expression's abstract
 //! value and joins what flows into bindings; passes repeat until nothing changes.
 
-use super::{Abs, Activity};
+use super::{Abs, Activity, Callees};
 use crate::model::known::*;
 use crate::model::*;
 use syn::{BinOp, Lit, UnOp};
@@ -10,8 +10,9 @@ use syn::{BinOp, Lit, UnOp};
 /// is short; this bound is never reached by real code).
 const MAX_PASSES: usize = 64;
 
-pub fn run(body: &Body, params: Vec<Abs>, ret: Abs) -> Activity {
+pub fn run(body: &Body, params: Vec<Abs>, ret: Abs, callees: &Callees) -> Activity {
     let mut w = Walk {
+        callees,
         bind: vec![Abs::Never; body.bindings.len()],
         expr: vec![Abs::Never; body.n_exprs],
         closure_ret: vec![Abs::Never; body.closures.len()],
@@ -42,6 +43,7 @@ pub fn run(body: &Body, params: Vec<Abs>, ret: Abs) -> Activity {
 }
 
 struct Walk<'a> {
+    callees: &'a Callees,
     bind: Vec<Abs>,
     expr: Vec<Abs>,
     closure_ret: Vec<Abs>,
@@ -569,7 +571,34 @@ impl<'a> Walk<'a> {
     }
 }
 
-mod methods;
+pub mod methods;
+
+/// The function of the same module (`name(..)`, `Self::name(..)`) or impl block
+/// (`self.name(..)`) a call names, if the macro knows it.
+pub fn known_callee<'c>(
+    callees: &'c Callees,
+    segs: &[String],
+    method: bool,
+) -> Option<&'c super::Callee> {
+    let name = match segs {
+        [n] => n,
+        [s, n] if s == "Self" => n,
+        _ => return None,
+    };
+    callees.get(name).filter(|c| c.method == method)
+}
+
+/// The same value with no float active (a call of a known function on data only).
+pub fn passive(a: &Abs) -> Abs {
+    match a {
+        Abs::Float(_) => Abs::Float(false),
+        Abs::Unknown(_) => Abs::Unknown(false),
+        Abs::Seq(x) => Abs::Seq(Box::new(passive(x))),
+        Abs::Ref(x) => Abs::Ref(Box::new(passive(x))),
+        Abs::Tuple(xs) => Abs::Tuple(xs.iter().map(passive).collect()),
+        x => x.clone(),
+    }
+}
 
 fn is_collection(segs: &[String]) -> bool {
     segs.len() == 2 && matches!(segs[0].as_str(), "Vec" | "VecDeque")

@@ -2,6 +2,7 @@
 //! values, and `f64`'s associated functions (`f64::max(0.0, x)`) go through `Real`.
 
 use super::Gen;
+use crate::activity::walk_support::{is_self, known_callee};
 use crate::activity::Abs;
 use crate::model::known::*;
 use crate::model::*;
@@ -75,6 +76,23 @@ impl Gen<'_> {
         quote_spanned!(self.sp=> #fx(#(#xs),*))
     }
 
+    /// Arguments of a function of the same module or impl block: converted to what its
+    /// active parameters take when the call is active.
+    fn known_args(
+        &mut self,
+        params: &[Option<Abs>],
+        args: &[Expr],
+        active: bool,
+    ) -> Vec<TokenStream> {
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| match params.get(i) {
+                Some(Some(t)) if active => self.coerce(a, t),
+                _ => self.expr(a),
+            })
+            .collect()
+    }
+
     /// A float value that is data: a literal, a constant, data arithmetic, or an element
     /// or field of data whose type the macro cannot see (`self.xs[i]`, `SCALE`).
     fn is_passive_float(&self, a: &Expr) -> bool {
@@ -114,6 +132,14 @@ impl Gen<'_> {
         let recv_abs = self.abs(&m.receiver).clone();
         let any_arg_active = m.args.iter().any(|a| self.abs(a).active());
         let context_active = own.active() || recv_abs.active();
+        if is_self(&m.receiver) {
+            if let Some(c) = known_callee(self.callees, &[name.clone()], true) {
+                let recv = self.expr(&m.receiver);
+                let xs = self.known_args(&c.params.clone(), &m.args, any_arg_active);
+                let method = &m.method;
+                return quote_spanned!(self.sp=> #recv.#method(#(#xs),*));
+            }
+        }
         let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
             self.receiver(&m.receiver)
         } else {
@@ -167,7 +193,7 @@ impl Gen<'_> {
         let arity = match name.to_string().as_str() {
             "mul_add" | "clamp" => 3,
             "atan2" | "powf" | "powi" | "hypot" | "log" | "min" | "max" | "copysign"
-            | "rem_euclid" | "div_euclid" => 2,
+            | "rem_euclid" | "div_euclid" | "total_cmp" | "midpoint" | "log_sum_exp" => 2,
             _ => 1,
         };
         let ps: Vec<_> = (0..arity as usize)
@@ -183,8 +209,9 @@ fn real_fn_path(a: &Expr) -> Option<syn::Ident> {
         return None;
     };
     let segs = &p.path.segments;
-    (segs.len() == 2 && segs[0].ident == "f64" && is_real_method(&segs[1].ident.to_string()))
-        .then(|| segs[1].ident.clone())
+    let name = segs.last()?.ident.to_string();
+    let known = is_real_method(&name) || name == "total_cmp" || FLOAT_PREDICATES.contains(&name.as_str());
+    (segs.len() == 2 && segs[0].ident == "f64" && known).then(|| segs[1].ident.clone())
 }
 
 /// Iterator methods the activity analysis models (their arguments are closures or
