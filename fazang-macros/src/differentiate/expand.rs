@@ -19,7 +19,7 @@ use crate::types::{replace_f64, ParamKind};
 use crate::util::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{parse_quote, FnArg, Generics, Ident, PathArguments, ReturnType, Type};
+use syn::{parse_quote, FnArg, Generics, Ident, ReturnType, Type};
 
 /// `S`, or `S_`, `S__`.. if the function or its impl block already has a generic named so.
 pub fn scalar_ident(own: &Generics, outer: Option<&Generics>) -> Ident {
@@ -111,13 +111,12 @@ fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs) -> TokenStream {
     out
 }
 
-/// The parameter type with `f64` replaced by `S` (a struct `Bar` becomes `Bar<S>`).
+/// The parameter type with `f64` replaced by `S`; a struct `Bar` becomes
+/// `<Bar as Composite>::Of<S>` (that is `Bar<S>` for a #[deriv_rule] struct, and an error
+/// in the user's terms for any other type).
 fn scalar_type(ty: &Type, kind: &ParamKind, s: &Ident) -> Type {
-    let mut ty = replace_f64(ty, s);
-    if let (ParamKind::Struct, Type::Path(tp)) = (kind, crate::types::strip_mut(&mut ty)) {
-        if let Some(seg) = tp.path.segments.last_mut() {
-            seg.arguments = PathArguments::AngleBracketed(parse_quote!(<#s>));
-        }
+    if let ParamKind::Struct = kind {
+        return parse_quote!(<#ty as ::fazang::__private::Composite>::Of<#s>);
     }
-    ty
+    replace_f64(ty, s)
 }

@@ -6,7 +6,7 @@ use crate::activity::Abs;
 use crate::model::known::*;
 use crate::model::*;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote_spanned};
 
 impl Gen<'_> {
     pub(super) fn call(&mut self, e: &Expr, f: &Expr, args: &[Expr]) -> TokenStream {
@@ -28,12 +28,12 @@ impl Gen<'_> {
                         None => self.expr(a),
                     })
                     .collect();
-                return quote!(#fx(#(#xs),*));
+                return quote_spanned!(self.sp=> #fx(#(#xs),*));
             }
         }
         let Kind::Path(p) = &f.peel().kind else {
             let xs: Vec<_> = args.iter().map(|a| self.expr(a)).collect();
-            return quote!(#fx(#(#xs),*));
+            return quote_spanned!(self.sp=> #fx(#(#xs),*));
         };
         let segs: Vec<String> = p
             .path
@@ -72,18 +72,23 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        quote!(#fx(#(#xs),*))
+        quote_spanned!(self.sp=> #fx(#(#xs),*))
     }
 
-    /// A float value that is certainly data: a literal, a constant, data arithmetic.
+    /// A float value that is data: a literal, a constant, data arithmetic, or an element
+    /// or field of data whose type the macro cannot see (`self.xs[i]`, `SCALE`).
     fn is_passive_float(&self, a: &Expr) -> bool {
         match self.abs(a) {
             Abs::Float(false) => true,
-            Abs::Unknown(false) => matches!(&a.peel().kind, Kind::Path(p)
-            if p.path.segments.last().is_some_and(|s| {
-                let n = s.ident.to_string();
-                n.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
-            })),
+            Abs::Unknown(false) => match &a.peel().kind {
+                Kind::Index(..) | Kind::Field(..) => true,
+                Kind::Path(p) => p.path.segments.last().is_some_and(|s| {
+                    let n = s.ident.to_string();
+                    n.chars()
+                        .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+                }),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -151,9 +156,9 @@ impl Gen<'_> {
                     *ty = super::ty::rewrite(ty, &own, self.s);
                 }
             }
-            quote!(#t)
+            quote_spanned!(self.sp=> #t)
         });
-        quote!(#recv.#method #turbofish(#(#args),*))
+        quote_spanned!(self.sp=> #recv.#method #turbofish(#(#args),*))
     }
 
     /// `f64::max` passed as a function over active values: a closure calling `Real`.
