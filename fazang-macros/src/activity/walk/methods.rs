@@ -33,9 +33,13 @@ impl<'a> Walk<'a> {
         let it = item_of(&r);
         let is_seq = matches!(r.deref(), Abs::Seq(_));
         if is_self(&m.receiver) {
-            if let Some(c) = super::known_callee(self.callees, &[name.clone()], true) {
+            if let Some(c) = super::known_callee(self.callees, std::slice::from_ref(&name), true) {
                 let act = self.exprs(args).iter().any(Abs::active);
-                return if act { c.ret.clone() } else { super::passive(&c.ret) };
+                return if act {
+                    c.ret.clone()
+                } else {
+                    super::passive(&c.ret)
+                };
             }
         }
         match n {

@@ -133,7 +133,7 @@ impl Gen<'_> {
         let any_arg_active = m.args.iter().any(|a| self.abs(a).active());
         let context_active = own.active() || recv_abs.active();
         if is_self(&m.receiver) {
-            if let Some(c) = known_callee(self.callees, &[name.clone()], true) {
+            if let Some(c) = known_callee(self.callees, std::slice::from_ref(&name), true) {
                 let recv = self.expr(&m.receiver);
                 let xs = self.known_args(&c.params.clone(), &m.args, any_arg_active);
                 let method = &m.method;
@@ -210,7 +210,8 @@ fn real_fn_path(a: &Expr) -> Option<syn::Ident> {
     };
     let segs = &p.path.segments;
     let name = segs.last()?.ident.to_string();
-    let known = is_real_method(&name) || name == "total_cmp" || FLOAT_PREDICATES.contains(&name.as_str());
+    let known =
+        is_real_method(&name) || name == "total_cmp" || FLOAT_PREDICATES.contains(&name.as_str());
     (segs.len() == 2 && segs[0].ident == "f64" && known).then(|| segs[1].ident.clone())
 }
 
