@@ -499,6 +499,11 @@ impl<'a> Walk<'a> {
             .collect();
         let last = segs.last().map(String::as_str).unwrap_or("");
         let first_is_f64 = segs.len() == 2 && segs[0] == "f64";
+        if let Some(c) = known_callee(self.callees, &segs, false) {
+            let c = c.clone();
+            self.written_through(&c, args);
+            return if act { c.ret } else { passive(&c.ret) };
+        }
         match last {
             "Some" | "Ok" if segs.len() == 1 => vs.into_iter().next().unwrap_or(Abs::Never),
             "new" if is_wrapper(&segs) => vs.into_iter().next().unwrap_or(Abs::Never),
@@ -538,6 +543,23 @@ impl<'a> Walk<'a> {
                     }
                 }
                 Abs::Unknown(act)
+            }
+        }
+    }
+
+    /// `f(&mut total, ..)` where `f`'s parameter is an active `&mut`: what `f` writes
+    /// there is active.
+    fn written_through(&mut self, c: &super::Callee, args: &'a [Expr]) {
+        for (a, p) in args.iter().zip(&c.params) {
+            if let (
+                Kind::Reference {
+                    mutable: true,
+                    expr,
+                },
+                Some(p),
+            ) = (&a.peel().kind, p)
+            {
+                self.flow_place(expr, p.deref());
             }
         }
     }

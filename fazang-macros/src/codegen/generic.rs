@@ -463,7 +463,7 @@ impl Gen<'_> {
                     // The field's type decides: `S` in a #[deriv_rule] struct, `f64` in
                     // a data struct.
                     let x = self.expr(x);
-                    quote_spanned!(self.sp=> #m: ::core::convert::From::from(#x))
+                    quote_spanned!(self.sp=> #m: ::fazang::__private::lit(#x))
                 } else if !colon {
                     quote_spanned!(self.sp=> #m)
                 } else {

@@ -34,12 +34,10 @@ impl<'a> Walk<'a> {
         let is_seq = matches!(r.deref(), Abs::Seq(_));
         if is_self(&m.receiver) {
             if let Some(c) = super::known_callee(self.callees, std::slice::from_ref(&name), true) {
+                let c = c.clone();
                 let act = self.exprs(args).iter().any(Abs::active);
-                return if act {
-                    c.ret.clone()
-                } else {
-                    super::passive(&c.ret)
-                };
+                self.written_through(&c, args);
+                return if act { c.ret } else { super::passive(&c.ret) };
             }
         }
         match n {

@@ -42,6 +42,10 @@ impl Gen<'_> {
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
+        if let Some(c) = known_callee(self.callees, &segs, false) {
+            let xs = self.known_args(&c.params.clone(), args, any_active);
+            return quote_spanned!(self.sp=> #fx(#(#xs),*));
+        }
         let last = segs.last().cloned().unwrap_or_default();
         if segs.len() == 2 && segs[0] == "f64" && is_real_method(&last) && any_active {
             // `f64::max(0.0, x)` -> `Real::max(lit(0.0), x)`.
@@ -62,12 +66,8 @@ impl Gen<'_> {
         let xs: Vec<TokenStream> = args
             .iter()
             .map(|a| {
-                if any_active && !known && self.is_passive_float(a) {
-                    // A float next to active arguments of a function the macro cannot
-                    // see: the parameter's type decides (`S` for a differentiated
-                    // function, `f64` for data).
-                    let x = self.expr(a);
-                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                if any_active && !known {
+                    self.data_arg(a)
                 } else {
                     self.expr(a)
                 }
@@ -87,10 +87,36 @@ impl Gen<'_> {
         args.iter()
             .enumerate()
             .map(|(i, a)| match params.get(i) {
-                Some(Some(t)) if active => self.coerce(a, t),
+                Some(Some(t)) if active && !is_mut_ref(a) => self.coerce(a, t),
                 _ => self.expr(a),
             })
             .collect()
+    }
+
+    /// An argument of a function the macro cannot see, called with active values: data
+    /// (a float, a slice, an array of floats) is passed so that the parameter's type
+    /// decides what it becomes: an active value for a differentiated function's active
+    /// parameter, the same data (borrowed, not copied) for a data parameter.
+    fn data_arg(&mut self, a: &Expr) -> TokenStream {
+        let abs = self.abs(a).clone();
+        if abs.active() {
+            return self.expr(a);
+        }
+        let x = self.expr(a);
+        let sp = a.span;
+        match &abs {
+            _ if self.is_passive_float(a) => quote_spanned!(sp=> ::fazang::__private::lit(#x)),
+            Abs::Ref(inner) if matches!(inner.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
+                quote_spanned!(sp=> &*::fazang::__private::adapt_ref(#x))
+            }
+            Abs::Ref(inner) if is_float_seq(inner) => {
+                quote_spanned!(sp=> &::fazang::__private::promote(#x))
+            }
+            Abs::Seq(_) if is_float_seq(&abs) => {
+                quote_spanned!(sp=> ::fazang::__private::promote(#x))
+            }
+            _ => x,
+        }
     }
 
     /// A float value that is data: a literal, a constant, data arithmetic, or an element
@@ -166,9 +192,8 @@ impl Gen<'_> {
                     self.coerce(a, &t)
                 } else if context_active && real_fn_path(a).is_some() {
                     self.real_fn_value(a)
-                } else if !known && any_arg_active && self.is_passive_float(a) {
-                    let x = self.expr(a);
-                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                } else if !known && any_arg_active {
+                    self.data_arg(a)
                 } else {
                     self.expr(a)
                 }
@@ -255,3 +280,15 @@ const ITER_METHODS: &[&str] = &[
     "map_while",
     "and_then",
 ];
+
+fn is_mut_ref(a: &Expr) -> bool {
+    matches!(a.peel().kind, Kind::Reference { mutable: true, .. })
+}
+
+/// A sequence (of sequences ...) of data floats.
+fn is_float_seq(a: &Abs) -> bool {
+    match a.deref() {
+        Abs::Seq(e) => **e == Abs::Float(false) || is_float_seq(e),
+        _ => false,
+    }
+}
