@@ -14,6 +14,9 @@ mod rule;
 mod types;
 mod util;
 
+#[cfg(test)]
+mod no_panic;
+
 /// Differentiate an ordinary `f64` function: the function stays as it is, and
 /// `name_grad` (for an `f64` or `Result<f64, E>` result) or `name_jacobian` (for a
 /// `Vec<f64>` or `[f64; M]` result) appears beside it.
