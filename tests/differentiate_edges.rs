@@ -34,3 +34,30 @@ fn types_from_macro_rules_are_recognised() {
     assert_eq!(dx, 18.0);
     assert_eq!(dw, vec![9.0, 9.0]);
 }
+
+#[differentiate]
+fn mean(x: &[f64]) -> f64 {
+    x.iter().sum::<f64>() / x.len() as f64
+}
+
+#[differentiate]
+fn sq(v: f64) -> f64 {
+    v * v
+}
+
+/// What callers of the primal write keeps compiling: literals, `f64` values, references
+/// that coerce (`&Vec<f64>`, `&[f64; N]`), function pointers, iterator adaptors; an
+/// argument whose type only the parameter decides needs the scalar named.
+#[test]
+fn callers_of_the_primal() {
+    let v = vec![1.0, 2.0, 6.0];
+    assert_eq!(mean(&v), 3.0);
+    assert_eq!(mean(&[1.0, 3.0]), 2.0);
+    assert_eq!(sq(1.5), 2.25);
+    let f: fn(f64) -> f64 = sq;
+    assert_eq!(f(3.0), 9.0);
+    let squares: Vec<f64> = v.iter().copied().map(sq).collect();
+    assert_eq!(squares, [1.0, 4.0, 36.0]);
+    let a = 2.0f32;
+    assert_eq!(sq::<f64>(a.into()), 4.0);
+}
