@@ -6,6 +6,7 @@
 //! derivatives to other number types (forward mode).
 
 use super::special;
+use crate::core::pool::Pool;
 use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
 use crate::real::Partials;
 use crate::Real;
@@ -296,8 +297,12 @@ impl Real for f64 {
 
 thread_local! {
     /// Reusable operand buffers for `from_partials`, one per nesting level in use.
-    static PARTIALS: std::cell::RefCell<Vec<Vec<(Var, f64)>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static PARTIALS: Pool<(Var, f64)> = const { Pool::new() };
+}
+
+/// Free the buffers of [`PARTIALS`].
+pub(crate) fn release_buffers() {
+    let _ = PARTIALS.try_with(Pool::release);
 }
 
 impl Real for Var {
@@ -306,12 +311,13 @@ impl Real for Var {
         Var::val(self)
     }
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        let ops = PARTIALS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
-        let mut p = Partials { ops };
-        p.ops.clear();
+        let mut p = Partials {
+            ops: PARTIALS.with(Pool::take),
+        };
         partials(&mut p);
         let out = nary_op_iter(value, p.ops.iter().copied());
-        PARTIALS.with(|b| b.borrow_mut().push(p.ops));
+        let used = p.ops.len();
+        PARTIALS.with(|b| b.give(p.ops, used));
         out
     }
     fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Var>) -> V) -> Option<Vec<Var>>

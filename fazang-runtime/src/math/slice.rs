@@ -3,6 +3,7 @@
 //! On `Var` each result is one recorded node with analytic partials (one operand per
 //! active element), not a chain of elementary operations.
 
+use crate::core::pool::Pool;
 use crate::core::var::{nary_op_iter, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
@@ -231,16 +232,20 @@ impl Mix<Var> for Var {
 }
 
 thread_local! {
-    /// Reusable buffer for [`sum_iter`], so summing an iterator does not allocate.
-    static SUM_BUF: std::cell::RefCell<Vec<Var>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Reusable buffers for [`sum_iter`], so summing an iterator does not allocate.
+    static SUM_BUF: Pool<Var> = const { Pool::new() };
+}
+
+/// Free the buffers of [`sum_iter`].
+pub(crate) fn release_buffers() {
+    let _ = SUM_BUF.try_with(Pool::release);
 }
 
 /// `Sum` of an iterator of `Var`s: one node. The iterator may itself record (as in
 /// `x.iter().map(|a| a * a).sum()`), so the operands are gathered before recording.
 pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
-    // Taken out of the cell so that a sum inside the iterator finds it free.
-    let mut ops = SUM_BUF.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    ops.clear();
+    // Taken out of the pool, so that a sum inside the iterator finds another one.
+    let mut ops = SUM_BUF.with(Pool::take);
     let mut total = -0.0;
     for x in iter {
         total += x.val();
@@ -249,6 +254,7 @@ pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
         }
     }
     let out = nary_op_iter(total, ops.iter().map(|&x| (x, 1.0)));
-    SUM_BUF.with(|b| *b.borrow_mut() = ops);
+    let used = ops.len();
+    SUM_BUF.with(|b| b.give(ops, used));
     out
 }
