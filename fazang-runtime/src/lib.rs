@@ -21,6 +21,7 @@
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+mod activate;
 pub mod composite;
 pub mod core;
 pub mod dist;
