@@ -182,11 +182,20 @@ impl SliceOps for Var {
         nary_op_iter(v, x.iter().map(|&x| (x, 1.0)))
     }
     fn log_sum_exp_slice(x: &[Var]) -> Var {
-        let v = lse(x.iter().map(|x| x.val()));
-        if v.is_infinite() {
-            return Var::constant(v);
+        let vals = x.iter().map(|x| x.val());
+        let m = max_of(vals.clone());
+        if m.is_infinite() || m.is_nan() {
+            return Var::constant(m);
         }
-        nary_op_iter(v, x.iter().map(|&x| (x, (x.val() - v).exp())))
+        // Partials softmax(x) = e^(xᵢ - m) / Σ e^(xⱼ - m), from the sum itself rather
+        // than as e^(xᵢ - v) with the rounded result v (which is e^(xᵢ - m) / s only to
+        // the rounding of v, i.e. |v| ulp: all wrong for |v| ≥ 2⁵²).
+        let s: f64 = vals.map(|v| (v - m).exp()).sum();
+        let inv_s = 1.0 / s;
+        nary_op_iter(
+            m + s.ln(),
+            x.iter().map(|&x| (x, (x.val() - m).exp() * inv_s)),
+        )
     }
     fn norm2_slice(x: &[Var]) -> Var {
         let v = norm(x.iter().map(|x| x.val()));
