@@ -22,6 +22,7 @@
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
 mod activate;
+mod adjoint;
 pub mod composite;
 pub mod core;
 pub mod dist;

@@ -10,6 +10,10 @@ use std::ops::{Add, Div, Mul, Rem, Sub};
 pub use crate::core::scope::NestedScope as Scope;
 
 pub use crate::activate::{Outputs, Param};
+pub use crate::adjoint::{
+    accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
+    Stacks, ZerosLike,
+};
 
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
