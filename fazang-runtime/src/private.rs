@@ -68,6 +68,7 @@ bound_alias! {
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
+        + Rem<S, Output = S>
         + for<'b> Add<&'b S, Output = S>
         + for<'b> Sub<&'b S, Output = S>
         + for<'b> Mul<&'b S, Output = S>
@@ -86,6 +87,7 @@ bound_alias! {
         + Sub<f64, Output = S>
         + Mul<f64, Output = S>
         + Div<f64, Output = S>
+        + Rem<f64, Output = S>
         + for<'b> Add<&'b f64, Output = S>
         + for<'b> Sub<&'b f64, Output = S>
         + for<'b> Mul<&'b f64, Output = S>

@@ -162,9 +162,14 @@ impl Check<'_> {
                 self.in_loop(|c| c.block(body, false))
             }
             Kind::Block(BlockKind::Plain, None, b) => self.block(b, false),
-            Kind::Return(Some(v)) if is_err(v) => Ok(()),
+            Kind::Return(Some(v)) if is_err(v) => self.value(v),
             Kind::Return(Some(v)) if self.loop_depth == 0 => self.value(v),
             Kind::Paren(x) => self.stmt(x),
+            Kind::Macro(Macro::Args(m, xs))
+                if !crate::codegen::generic::has_inline_capture(xs) && is_format(m) =>
+            {
+                xs.iter().try_for_each(|x| self.value(x))
+            }
             Kind::Loop(..) => no("`loop`"),
             Kind::Break(..) | Kind::Continue(..) => no("`break` or `continue`"),
             Kind::Return(_) => no("a `return` inside a loop"),
@@ -254,6 +259,13 @@ impl Check<'_> {
             }
             Kind::Block(BlockKind::Plain, None, b) if !active => self.block(b, false),
             Kind::Tuple(xs) | Kind::Array(xs) if !active => {
+                xs.iter().try_for_each(|x| self.value(x))
+            }
+            // `format!`, `assert!`-like macros, evaluated in the forward sweep only
+            // (their results are data).
+            Kind::Macro(Macro::Args(m, xs))
+                if !active && !crate::codegen::generic::has_inline_capture(xs) && is_format(m) =>
+            {
                 xs.iter().try_for_each(|x| self.value(x))
             }
             _ if active => no(format!("an active {}", describe(e))),
@@ -363,6 +375,32 @@ pub fn is_compound(op: &BinOp) -> bool {
 /// `Err(..)`: a `return` of an error leaves `_grad` with it.
 pub fn is_err(e: &Expr) -> bool {
     matches!(&e.peel().kind, Kind::Call(f, _) if matches!(&f.kind, Kind::Path(p) if p.path.is_ident("Err")))
+}
+
+/// `format!`, `assert!` and printing macros: their arguments are expressions, their
+/// result (if any) is data.
+fn is_format(m: &syn::Macro) -> bool {
+    let name = m
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    matches!(
+        name.as_str(),
+        "format"
+            | "assert"
+            | "assert_eq"
+            | "assert_ne"
+            | "debug_assert"
+            | "debug_assert_eq"
+            | "debug_assert_ne"
+            | "println"
+            | "print"
+            | "eprintln"
+            | "eprint"
+            | "panic"
+    )
 }
 
 /// An expression the reverse sweep may evaluate again with the same result: no calls

@@ -107,7 +107,9 @@ impl<'f, 'c, 'a> D<'f, 'c, 'a> {
         let seed = self.tmp("a");
         let body = self.prop(e, quote!(#seed));
         let pre = &self.pre;
-        quote!({ let #seed: f64 = #a; #(#pre)* #body })
+        // A zero adjoint propagates nothing (as the tape's sweep skips it): a value the
+        // result does not depend on may have infinite or NaN partials.
+        quote!({ let #seed: f64 = #a; if #seed != 0.0 { #(#pre)* #body } })
     }
 
     fn tmp(&self, what: &str) -> Ident {

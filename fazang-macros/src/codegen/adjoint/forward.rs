@@ -420,6 +420,11 @@ impl<'c, 'a> Fwd<'c, 'a> {
                 let p = &m.path;
                 quote!(#p![#x; #n])
             }
+            Kind::Macro(Macro::Args(m, xs)) => {
+                let xs = xs.iter().map(|x| self.expr_ro(x));
+                let p = &m.path;
+                quote!(#p!(#(#xs),*))
+            }
             Kind::If(c, t, els) => {
                 // A data `if` expression.
                 let c = self.expr_ro(c);
