@@ -187,43 +187,42 @@ fn grad_fns(m: &Model, a: &Analysed) -> TokenStream {
         .grad
         .clone()
         .unwrap_or_else(|| format_ident!("{}_grad", name));
-    if m.options.tape {
-        return grad_fn(
-            m,
-            &gname,
-            " It records the function on the tape (`#[differentiate(tape)]`).".into(),
-            false,
-        );
-    }
-    match crate::codegen::adjoint::grad_body(m, &a.body, &a.act) {
-        Ok(body) => {
-            if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
-                eprintln!("#[differentiate] {name}: adjoint code\n{body}\n");
+    // The tape twin exists whatever the path, so tests and the fuzzer can compare.
+    let twin = grad_fn(
+        m,
+        &format_ident!("__{}_grad_tape", name),
+        String::new(),
+        true,
+    );
+    let debug = std::env::var_os("FAZANG_MACRO_DEBUG").is_some();
+    let main = if m.options.tape {
+        let doc = " It records the function on the tape (`#[differentiate(tape)]`).";
+        grad_fn(m, &gname, doc.into(), false)
+    } else {
+        match crate::codegen::adjoint::grad_body(m, &a.body, &a.act) {
+            Ok(body) => {
+                if debug {
+                    eprintln!("#[differentiate] {name}: adjoint code\n{body}\n");
+                }
+                adjoint_grad_fn(m, &gname, body)
             }
-            let adjoint = adjoint_grad_fn(m, &gname, body);
-            let tape_name = format_ident!("__{}_grad_tape", name);
-            let tape = grad_fn(m, &tape_name, String::new(), true);
-            quote!(#adjoint #tape)
-        }
-        Err(u) => {
-            if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
-                eprintln!(
-                    "#[differentiate] {name}: tape, the adjoint code does not cover {}",
+            Err(u) => {
+                if debug {
+                    eprintln!(
+                        "#[differentiate] {name}: tape; adjoint code lacks {}",
+                        u.why
+                    );
+                }
+                let doc = format!(
+                    " It records the function on the tape: the adjoint code does not cover \
+                     {} yet.",
                     u.why
                 );
+                grad_fn(m, &gname, doc, false)
             }
-            grad_fn(
-                m,
-                &gname,
-                format!(
-                    " It records the function on the tape: the adjoint code does not cover {} \
-                 yet.",
-                    u.why
-                ),
-                false,
-            )
         }
-    }
+    };
+    quote!(#main #twin)
 }
 
 /// `name_grad` from adjoint code.
