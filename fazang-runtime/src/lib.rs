@@ -19,6 +19,7 @@
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
+//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
 pub mod composite;
@@ -27,6 +28,7 @@ pub mod dist;
 mod drivers;
 mod interop;
 pub mod math;
+pub mod ode;
 #[doc(hidden)]
 pub mod private;
 mod real;
@@ -48,6 +50,7 @@ pub use crate::dist::{
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
+pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
