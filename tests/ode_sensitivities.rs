@@ -169,3 +169,46 @@ fn constant_outputs_of_the_right_hand_side() {
         assert_all_close(&jac[1], &[-2.0, 1.0], 1e-9, "dy2/dy0");
     }
 }
+
+/// One-compartment elimination at rate θ with an infusion of `dose` until `t_off`: a
+/// system with data of its own, its right-hand side a `#[differentiate]` method.
+struct Infusion {
+    dose: f64,
+    t_off: f64,
+}
+
+#[differentiate]
+impl Infusion {
+    #[differentiate(wrt(y, theta))]
+    fn derivative(&self, t: f64, y: &[f64], theta: &[f64]) -> Vec<f64> {
+        let input = if t < self.t_off { self.dose } else { 0.0 };
+        vec![input - theta[0] * y[0]]
+    }
+}
+ode_system!(impl Infusion = Infusion::derivative);
+
+#[test]
+fn a_system_with_data_as_a_method() {
+    // While infusing: y = (d/k)(1 - e^{-kt}), dy/dk = -(d/k²)(1 - e^{-kt}) + (d/k) t e^{-kt}.
+    let sys = Infusion {
+        dose: 2.0,
+        t_off: 10.0,
+    };
+    let (d, k) = (2.0, 0.5);
+    let ts = [1.0, 5.0, 9.0];
+    for solver in SOLVERS {
+        let (vals, jac) = solve_jacobian(solver, &sys, &[0.0], &ts, &[k], fazang_tol());
+        for (i, &t) in ts.iter().enumerate() {
+            let e = (-k * t).exp();
+            assert_close(
+                vals[i],
+                d / k * (1.0 - e),
+                1e-8,
+                &format!("{solver:?} y({t})"),
+            );
+            assert_close(jac[i][0], e, 1e-8, &format!("{solver:?} dy({t})/dy0"));
+            let dk = -d / (k * k) * (1.0 - e) + d / k * t * e;
+            assert_close(jac[i][1], dk, 1e-7, &format!("{solver:?} dy({t})/dk"));
+        }
+    }
+}

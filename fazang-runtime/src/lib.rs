@@ -22,6 +22,7 @@
 //! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+mod activate;
 pub mod composite;
 pub mod core;
 pub mod dist;
@@ -49,7 +50,9 @@ pub use crate::dist::{
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
-pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
+pub use crate::math::{
+    erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
+};
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{

@@ -36,8 +36,6 @@
 //! #[differentiate]
 //! fn y1_at_end(p: &[f64]) -> Result<f64, DomainError> {
 //!     let tol = OdeTol::new(1e-10, 1e-10, 100_000);
-//!     // Array literals in a differentiated body take the active scalar type: y0 and ts
-//!     // here are constants of it (no derivative flows from them).
 //!     let ys = ode_bdf(&Forced, &[0.2, 0.8], 0.0, &[1.2, 2.4, 4.8], p, tol)?;
 //!     Ok(ys[2][0])
 //! }

@@ -30,8 +30,9 @@ use crate::Real;
 /// ```
 ///
 /// `t` is passed as data (`f64`); sensitivities are with respect to the initial state,
-/// `θ` and the output times. A system that carries data of its own is a struct with fields, made with the
-/// second form of [`ode_system!`](crate::ode_system).
+/// `θ` and the output times. A system that carries data of its own is a type with a
+/// `#[differentiate]` method, named with the second form of
+/// [`ode_system!`](crate::ode_system).
 pub trait OdeSystem {
     /// `dy/dt` at time `t`, state `y` and parameters `theta`; as long as `y`.
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
@@ -80,26 +81,29 @@ impl<T: OdeSystem + ?Sized> OdeSystem for &T {
 /// # Ok::<(), DomainError>(())
 /// ```
 ///
-/// **A struct with data fields** and a closure-like body over `self`, `t` (an `f64`),
-/// `y` and `theta` (slices of the scalar `S`). The body is generic code: arithmetic
-/// between `S` and `f64` works as in a `#[differentiate]` body, and it may call
-/// `#[differentiate]` functions (pass `t` as `t.into()` where they take an active `t`).
-/// Comparisons of `f64` values are best kept out of it (in a plain method, as `rate`
-/// below): the bounds that let `2.0 * y[0]` compile also make rustc read `t < t_off` as a
-/// comparison with `S`.
+/// **A type with data of its own** (doses, known rates, forcing): write the right-hand
+/// side as a method under `#[differentiate]` and name it, `ode_system!(impl Type =
+/// Type::method);`, which implements [`OdeSystem`] for `Type` by calling
+/// `Type::method(self, t, y, theta)`:
 ///
 /// ```
 /// use fazang::prelude::*;
 ///
-/// // One-compartment elimination at rate θ with an infusion `dose` until `t_off`.
-/// ode_system!(pub struct Infusion { dose: f64, t_off: f64 } =
-///     |self, t, y, theta| vec![-theta[0] * y[0] + self.rate(t)]);
+/// /// One-compartment elimination at rate θ with an infusion `dose` until `t_off`.
+/// struct Infusion {
+///     dose: f64,
+///     t_off: f64,
+/// }
 ///
+/// #[differentiate]
 /// impl Infusion {
-///     fn rate(&self, t: f64) -> f64 {
-///         if t < self.t_off { self.dose } else { 0.0 }
+///     #[differentiate(wrt(y, theta))]
+///     fn derivative(&self, t: f64, y: &[f64], theta: &[f64]) -> Vec<f64> {
+///         let input = if t < self.t_off { self.dose } else { 0.0 };
+///         vec![input - theta[0] * y[0]]
 ///     }
 /// }
+/// ode_system!(impl Infusion = Infusion::derivative);
 ///
 /// let sys = Infusion { dose: 2.0, t_off: 10.0 };
 /// let ys = ode_bdf(&sys, &[0.0], 0.0, &[5.0], &[0.5], OdeTol::new(1e-8, 1e-8, 10_000))?;
@@ -128,16 +132,9 @@ macro_rules! ode_system {
             }
         }
     };
-    (
-        $(#[$m:meta])* $vis:vis struct $name:ident { $($fvis:vis $field:ident : $fty:ty),* $(,)? }
-        = |$self_:ident, $t:ident, $y:ident, $theta:ident| $body:expr
-    ) => {
-        $(#[$m])*
-        #[derive(Clone, Debug)]
-        $vis struct $name { $($fvis $field: $fty),* }
-
-        impl $crate::ode::OdeSystem for $name {
-            fn rhs<S>(&$self_, $t: f64, $y: &[S], $theta: &[S]) -> ::std::vec::Vec<S>
+    (impl $ty:ty = $method:path) => {
+        impl $crate::ode::OdeSystem for $ty {
+            fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
             where
                 S: $crate::Real,
                 f64: $crate::private::ScalarOps<S>,
@@ -145,7 +142,8 @@ macro_rules! ode_system {
                 for<'a> &'a S: $crate::private::RefOps<S> + $crate::private::RefScalarOps<S>,
                 for<'a> &'a f64: $crate::private::RefOps<S>,
             {
-                ::std::iter::IntoIterator::into_iter($body).collect()
+                ::std::iter::IntoIterator::into_iter($method(self, ::std::convert::Into::into(t), y, theta))
+                    .collect()
             }
         }
     };
