@@ -146,3 +146,23 @@ pub fn sir_log_posterior(
     let prior = normal_lpdf(log_theta, &[-1.0, -2.0], 1.0)?;
     Ok(prior + lognormal_lpdf(observed, &log_infected, SIR_SIGMA)?)
 }
+
+/// Robertson's stiff chemical kinetics, rates k.
+#[differentiate(wrt(y, k))]
+pub fn robertson(_t: f64, y: &[f64], k: &[f64]) -> Vec<f64> {
+    let r1 = k[0] * y[0];
+    let r2 = k[1] * y[1] * y[2];
+    let r3 = k[2] * y[1] * y[1];
+    vec![-r1 + r2, r1 - r2 - r3, r3]
+}
+ode_system!(pub Robertson = robertson);
+
+/// Σ ln yᵢ(40) of Robertson's problem as a function of the log rates, by `ode_bdf` at
+/// relative tolerance `rtol` (absolute 1e-14).
+#[differentiate(wrt(log_k))]
+pub fn robertson_log_y(log_k: &[f64], rtol: f64) -> Result<f64, DomainError> {
+    let k: Vec<f64> = log_k.iter().map(|x| x.exp()).collect();
+    let tol = OdeTol::new(rtol, 1e-14, 100_000);
+    let ys = ode_bdf(&Robertson, &[1.0, 0.0, 0.0], 0.0, &[40.0], &k, tol)?;
+    Ok(ys[0].iter().map(|y| y.ln()).sum())
+}

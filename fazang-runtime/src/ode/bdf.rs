@@ -51,42 +51,85 @@ impl Coefficients {
     }
 }
 
+/// A `(MAX_ORDER + 1)²` matrix, of which the leading `(order + 1)²` block is used.
+type Mat = [[f64; MAX_ORDER + 1]; MAX_ORDER + 1];
+
 /// The matrix taking the differences of the interpolating polynomial through points
 /// spaced `h` apart to those of the same polynomial at spacing `factor · h` (with
 /// `factor = 1`, the identity up to the `U` factor it is multiplied by).
-fn compute_r(order: usize, factor: f64) -> Vec<Vec<f64>> {
-    let mut m = vec![vec![0.0; order + 1]; order + 1];
-    m[0].fill(1.0);
-    for (i, row) in m.iter_mut().enumerate().skip(1) {
-        for (j, x) in row.iter_mut().enumerate().skip(1) {
-            *x = (i as f64 - 1.0 - factor * j as f64) / i as f64;
-        }
-    }
+fn compute_r(order: usize, factor: f64) -> Mat {
+    let mut m = [[0.0; MAX_ORDER + 1]; MAX_ORDER + 1];
+    m[0] = [1.0; MAX_ORDER + 1];
     for i in 1..=order {
-        let (above, below) = m.split_at_mut(i);
-        for (x, a) in below[0].iter_mut().zip(&above[i - 1]) {
-            *x *= a;
+        let above = m[i - 1];
+        for (j, (x, a)) in m[i].iter_mut().zip(above).enumerate().take(order + 1) {
+            let step = (i as f64 - 1.0 - factor * j as f64) / i as f64;
+            *x = if j == 0 { 0.0 } else { a * step };
         }
     }
     m
 }
 
-/// Rescale the differences `d[..=order]` for a step `factor` times the current one.
-fn change_d(d: &mut [Vec<f64>], order: usize, factor: f64) {
+/// Rescale the differences `d[..=order]` for a step `factor` times the current one
+/// (`old` is scratch with as many rows).
+fn change_d(d: &mut [Vec<f64>], old: &mut [Vec<f64>], order: usize, factor: f64) {
     let (r, u) = (compute_r(order, factor), compute_r(order, 1.0));
     // RU = R U; new d[i] = Σ_j RU[j][i] d[j].
-    let ru: Vec<Vec<f64>> = (0..=order)
-        .map(|i| {
-            (0..=order)
-                .map(|j| (0..=order).map(|l| r[i][l] * u[l][j]).sum())
-                .collect()
-        })
-        .collect();
-    let len = d[0].len();
-    let old: Vec<Vec<f64>> = d[..=order].to_vec();
+    let mut ru = [[0.0; MAX_ORDER + 1]; MAX_ORDER + 1];
+    for i in 0..=order {
+        for j in 0..=order {
+            ru[i][j] = (0..=order).map(|l| r[i][l] * u[l][j]).sum();
+        }
+    }
+    for (o, di) in old.iter_mut().zip(d.iter()).take(order + 1) {
+        o.copy_from_slice(di);
+    }
     for (i, di) in d.iter_mut().enumerate().take(order + 1) {
-        for q in 0..len {
-            di[q] = (0..=order).map(|j| ru[j][i] * old[j][q]).sum();
+        for (q, x) in di.iter_mut().enumerate() {
+            *x = (0..=order).map(|j| ru[j][i] * old[j][q]).sum();
+        }
+    }
+}
+
+/// Buffers of one solve, allocated once.
+struct Work {
+    /// Scratch rows for [`change_d`].
+    old: Vec<Vec<f64>>,
+    /// The predicted augmented state, `ψ`, the corrector's difference, the new state,
+    /// error weights and the weighted error (augmented length).
+    pred: Vec<f64>,
+    psi: Vec<f64>,
+    diff: Vec<f64>,
+    z_new: Vec<f64>,
+    scale: Vec<f64>,
+    err: Vec<f64>,
+    /// State-length scratch: Newton's iterate, right-hand side, update, weights, LU scratch.
+    y: Vec<f64>,
+    f: Vec<f64>,
+    dy: Vec<f64>,
+    y_scale: Vec<f64>,
+    tmp: Vec<f64>,
+    /// `∂f/∂y S_pred + ∂f/∂θ` (`n × k`).
+    js: Vec<f64>,
+}
+
+impl Work {
+    fn new(n: usize, len: usize) -> Work {
+        let v = |m| vec![0.0; m];
+        Work {
+            old: vec![v(len); MAX_ORDER + 1],
+            pred: v(len),
+            psi: v(len),
+            diff: v(len),
+            z_new: v(len),
+            scale: v(len),
+            err: v(len),
+            y: v(n),
+            f: v(n),
+            dy: v(n),
+            y_scale: v(n),
+            tmp: v(n),
+            js: v(len - n),
         }
     }
 }
@@ -107,16 +150,23 @@ struct Bdf<'r, 'a, F: ?Sized> {
     lu: Option<Lu>,
     newton_tol: f64,
     last_failure: Option<DomainError>,
+    w: Work,
 }
 
-/// An accepted step: its size and order, its error norm and error weights, and the
-/// safety factor from the Newton iterations it took (for the next step's size and order).
+/// An accepted step: its size and order, its error norm (the error weights are left in
+/// `w.scale`), and the safety factor from the Newton iterations it took.
 struct Accepted {
     h: f64,
     order: usize,
     norm: f64,
     safety: f64,
-    scale: Vec<f64>,
+}
+
+/// What became of one attempt at a step.
+enum Attempt {
+    Accepted(Accepted),
+    /// Rejected by the error test, or Newton did not converge: try again (shorter).
+    Retry,
 }
 
 /// Integrate `z0 = [y0, S0]` from `t0` to each of `ts`.
@@ -153,171 +203,171 @@ pub(crate) fn solve<F: OdeSystem + ?Sized>(
         lu: None,
         newton_tol: (10.0 * f64::EPSILON / set.rtol).max(0.03_f64.min(set.rtol.sqrt())),
         last_failure: None,
+        w: Work::new(n, len),
     };
     let mut out = Vec::with_capacity(ts.len());
     let mut steps = 0;
     while out.len() < ts.len() {
-        let t_old = b.t;
-        let acc = b.step(t_end, &mut steps, ts[out.len()])?;
+        let mut current_jac = false;
+        let acc = loop {
+            if steps == set.max_steps {
+                return Err(set.too_many_steps(ts[out.len()]));
+            }
+            steps += 1;
+            if let Attempt::Accepted(acc) = b.attempt(t_end, &mut current_jac)? {
+                break acc;
+            }
+        };
         while out.len() < ts.len() && ts[out.len()] <= b.t {
             out.push(b.interpolate(ts[out.len()], acc.h, acc.order));
             steps = 0;
         }
-        debug_assert!(b.t > t_old);
         b.adapt_order(&acc);
     }
     Ok(out)
 }
 
 impl<F: OdeSystem + ?Sized> Bdf<'_, '_, F> {
-    /// Take one step (retrying with smaller steps as needed), counting attempts against
-    /// the budget for reaching `t_out`.
-    fn step(
-        &mut self,
-        t_bound: f64,
-        steps: &mut usize,
-        t_out: f64,
-    ) -> Result<Accepted, DomainError> {
-        let (n, len) = (self.n, self.d[0].len());
-        let mut current_jac = false;
-        loop {
-            if *steps == self.set.max_steps {
-                return Err(self.set.too_many_steps(t_out));
-            }
-            *steps += 1;
-            if self.h_abs < min_step(self.t) {
-                let e = self.last_failure.take();
-                return Err(self.set.step_collapsed(self.h_abs, self.t, e));
-            }
-            let order = self.order;
-            let mut t_new = self.t + self.h_abs;
-            if t_new > t_bound {
-                t_new = t_bound;
-                change_d(&mut self.d, order, (t_new - self.t) / self.h_abs);
-                self.equal_steps = 0;
-                self.lu = None;
-            }
-            let h = t_new - self.t;
-            self.h_abs = h;
-            let alpha = self.co.alpha[order];
-            let mut pred = vec![0.0; len];
-            let mut psi = vec![0.0; len];
-            for (j, dj) in self.d.iter().enumerate().take(order + 1) {
-                let g = self.co.gamma[j] / alpha;
-                for q in 0..len {
-                    pred[q] += dj[q];
-                    psi[q] += g * dj[q];
-                }
-            }
-            let c = h / alpha;
-            let newton = loop {
-                if self.lu.is_none() {
-                    self.lu = Lu::of_newton_matrix(c, &self.jac.jy, n);
-                }
-                let result = match &self.lu {
-                    Some(_) => self.newton(t_new, &pred[..n], &psi[..n], c),
-                    None => None,
-                };
-                if result.is_some() || current_jac {
-                    break result;
-                }
-                let mut f = vec![0.0; n];
-                match self.rhs.jacobian(t_new, &pred[..n], &mut f, &mut self.jac) {
-                    Ok(()) => {}
-                    Err(EvalError::NonFinite(e)) => {
-                        self.last_failure = Some(e);
-                        break None;
-                    }
-                    Err(e @ EvalError::Fatal(_)) => return Err(e.into()),
-                }
-                self.lu = None;
-                current_jac = true;
-            };
-            let Some((mut diff, iterations)) = newton else {
-                self.shrink(0.5);
-                continue;
-            };
-            if self.rhs.k() > 0 {
-                match self.sensitivities(t_new, &pred, &psi, c, &mut diff)? {
-                    true => current_jac = true,
-                    false => {
-                        self.shrink(0.5);
-                        continue;
-                    }
-                }
-            }
-            let safety =
-                0.9 * (2 * NEWTON_MAXITER + 1) as f64 / (2 * NEWTON_MAXITER + iterations) as f64;
-            let mut scale = vec![0.0; len];
-            let z_new: Vec<f64> = pred.iter().zip(&diff).map(|(p, d)| p + d).collect();
-            self.set.scale(&z_new, &mut scale);
-            let ec = self.co.error[order];
-            let err: Vec<f64> = diff.iter().map(|d| ec * d).collect();
-            let norm = err_norm(n, &err, &scale);
-            if norm > 1.0 {
-                let factor = MIN_FACTOR.max(safety * norm.powf(-1.0 / (order as f64 + 1.0)));
-                self.h_abs *= factor;
-                change_d(&mut self.d, order, factor);
-                self.equal_steps = 0;
-                continue;
-            }
-            self.last_failure = None;
-            self.equal_steps += 1;
-            self.t = t_new;
-            let d = &mut self.d;
-            for q in 0..len {
-                d[order + 2][q] = diff[q] - d[order + 1][q];
-                d[order + 1][q] = diff[q];
-            }
-            for i in (0..=order).rev() {
-                let (lo, hi) = d.split_at_mut(i + 1);
-                for (x, y) in lo[i].iter_mut().zip(&hi[0]) {
-                    *x += y;
-                }
-            }
-            return Ok(Accepted {
-                h,
-                order,
-                norm,
-                safety,
-                scale,
-            });
+    /// One attempt at a step of the current size and order (shortened to end at
+    /// `t_bound`); `current_jac` says whether `∂f/∂y` was evaluated during this step.
+    fn attempt(&mut self, t_bound: f64, current_jac: &mut bool) -> Result<Attempt, DomainError> {
+        let n = self.n;
+        if self.h_abs < min_step(self.t) {
+            let e = self.last_failure.take();
+            return Err(self.set.step_collapsed(self.h_abs, self.t, e));
         }
+        let order = self.order;
+        let mut t_new = self.t + self.h_abs;
+        if t_new > t_bound {
+            t_new = t_bound;
+            let factor = (t_new - self.t) / self.h_abs;
+            change_d(&mut self.d, &mut self.w.old, order, factor);
+            self.equal_steps = 0;
+            self.lu = None;
+        }
+        let h = t_new - self.t;
+        self.h_abs = h;
+        let alpha = self.co.alpha[order];
+        let w = &mut self.w;
+        w.pred.fill(0.0);
+        w.psi.fill(0.0);
+        for (j, dj) in self.d.iter().enumerate().take(order + 1) {
+            let g = self.co.gamma[j] / alpha;
+            for ((p, s), x) in w.pred.iter_mut().zip(&mut w.psi).zip(dj) {
+                *p += x;
+                *s += g * x;
+            }
+        }
+        let c = h / alpha;
+        let iterations = loop {
+            if self.lu.is_none() {
+                self.lu = Lu::of_newton_matrix(c, &self.jac.jy, n);
+            }
+            let result = match self.lu {
+                Some(_) => self.newton(t_new, c),
+                None => None,
+            };
+            if result.is_some() || *current_jac {
+                break result;
+            }
+            let w = &mut self.w;
+            match self
+                .rhs
+                .jacobian(t_new, &w.pred[..n], &mut w.f, &mut self.jac)
+            {
+                Ok(()) => {}
+                Err(EvalError::NonFinite(e)) => {
+                    self.last_failure = Some(e);
+                    break None;
+                }
+                Err(e @ EvalError::Fatal(_)) => return Err(e.into()),
+            }
+            self.lu = None;
+            *current_jac = true;
+        };
+        let Some(iterations) = iterations else {
+            self.shrink(0.5);
+            return Ok(Attempt::Retry);
+        };
+        if self.rhs.k() > 0 {
+            if !self.sensitivities(t_new, c)? {
+                self.shrink(0.5);
+                return Ok(Attempt::Retry);
+            }
+            *current_jac = true;
+        }
+        let safety =
+            0.9 * (2 * NEWTON_MAXITER + 1) as f64 / (2 * NEWTON_MAXITER + iterations) as f64;
+        let w = &mut self.w;
+        for (z, (p, d)) in w.z_new.iter_mut().zip(w.pred.iter().zip(&w.diff)) {
+            *z = p + d;
+        }
+        self.set.scale(&w.z_new, &mut w.scale);
+        let ec = self.co.error[order];
+        for (e, d) in w.err.iter_mut().zip(&w.diff) {
+            *e = ec * d;
+        }
+        let norm = err_norm(n, &w.err, &w.scale);
+        if norm > 1.0 {
+            let factor = MIN_FACTOR.max(safety * norm.powf(-1.0 / (order as f64 + 1.0)));
+            self.h_abs *= factor;
+            change_d(&mut self.d, &mut self.w.old, order, factor);
+            self.equal_steps = 0;
+            return Ok(Attempt::Retry);
+        }
+        self.last_failure = None;
+        self.equal_steps += 1;
+        self.t = t_new;
+        let (d, diff) = (&mut self.d, &self.w.diff);
+        for q in 0..diff.len() {
+            d[order + 2][q] = diff[q] - d[order + 1][q];
+            d[order + 1][q] = diff[q];
+        }
+        for i in (0..=order).rev() {
+            let (lo, hi) = d.split_at_mut(i + 1);
+            for (x, y) in lo[i].iter_mut().zip(&hi[0]) {
+                *x += y;
+            }
+        }
+        Ok(Attempt::Accepted(Accepted {
+            h,
+            order,
+            norm,
+            safety,
+        }))
     }
 
     /// Retry with a step `factor` times shorter after a failure to converge.
     fn shrink(&mut self, factor: f64) {
         self.h_abs *= factor;
-        change_d(&mut self.d, self.order, factor);
+        change_d(&mut self.d, &mut self.w.old, self.order, factor);
         self.equal_steps = 0;
         self.lu = None;
     }
 
-    /// Solve the corrector `d - c f(t, pred + d) + psi = 0` for the state part by
-    /// simplified Newton iterations with the current LU; the difference `d` (as long as
-    /// the augmented state, its sensitivity part zero) and the iterations taken, or
-    /// `None` if it does not converge.
-    fn newton(&mut self, t: f64, pred: &[f64], psi: &[f64], c: f64) -> Option<(Vec<f64>, usize)> {
+    /// Solve the corrector `d - c f(t, pred + d) + psi = 0` for the state part of
+    /// `w.diff` by simplified Newton iterations with the current LU (the sensitivity part
+    /// is zeroed); the iterations taken, or `None` if it does not converge.
+    fn newton(&mut self, t: f64, c: f64) -> Option<usize> {
         let n = self.n;
         let lu = self.lu.as_ref().expect("factorised before Newton");
-        let mut scale = vec![0.0; n];
-        self.set.scale(pred, &mut scale);
-        let mut y = pred.to_vec();
-        let mut d = vec![0.0; self.d[0].len()];
-        let (mut f, mut dy, mut tmp) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        let w = &mut self.w;
+        self.set.scale(&w.pred[..n], &mut w.y_scale);
+        w.y.copy_from_slice(&w.pred[..n]);
+        w.diff.fill(0.0);
         let mut old_norm: Option<f64> = None;
         for k in 0..NEWTON_MAXITER {
-            if let Err(e) = self.rhs.value(t, &y, &mut f) {
+            if let Err(e) = self.rhs.value(t, &w.y, &mut w.f) {
                 if let EvalError::NonFinite(e) = e {
                     self.last_failure = Some(e);
                 }
                 return None;
             }
             for q in 0..n {
-                dy[q] = c * f[q] - psi[q] - d[q];
+                w.dy[q] = c * w.f[q] - w.psi[q] - w.diff[q];
             }
-            lu.solve(&mut dy, &mut tmp);
-            let norm = err_norm(n, &dy, &scale);
+            lu.solve(&mut w.dy, &mut w.tmp);
+            let norm = err_norm(n, &w.dy, &w.y_scale);
             let rate = old_norm.map(|o| norm / o);
             if let Some(r) = rate {
                 let left = (NEWTON_MAXITER - k) as i32;
@@ -326,33 +376,27 @@ impl<F: OdeSystem + ?Sized> Bdf<'_, '_, F> {
                 }
             }
             for q in 0..n {
-                y[q] += dy[q];
-                d[q] += dy[q];
+                w.y[q] += w.dy[q];
+                w.diff[q] += w.dy[q];
             }
             if norm == 0.0 || rate.is_some_and(|r| r / (1.0 - r) * norm < self.newton_tol) {
-                return Some((d, k + 1));
+                return Some(k + 1);
             }
             old_norm = Some(norm);
         }
         None
     }
 
-    /// The sensitivity part of the difference `diff`: with `∂f/∂y` and `∂f/∂θ` at the new
-    /// point, solve `(I - c ∂f/∂y) dS = c (∂f/∂y S_pred + ∂f/∂θ) - psi_S` column by column.
-    /// `false` if the step must be retried (a non-finite right-hand side or a singular
-    /// matrix there).
-    fn sensitivities(
-        &mut self,
-        t: f64,
-        pred: &[f64],
-        psi: &[f64],
-        c: f64,
-        diff: &mut [f64],
-    ) -> Result<bool, DomainError> {
+    /// The sensitivity part of `w.diff`: with `∂f/∂y` and `∂f/∂θ` at the new point, solve
+    /// `(I - c ∂f/∂y) dS = c (∂f/∂y S_pred + ∂f/∂θ) - psi_S` column by column. `false` if
+    /// the step must be retried (a non-finite right-hand side or a singular matrix there).
+    fn sensitivities(&mut self, t: f64, c: f64) -> Result<bool, DomainError> {
         let (n, k) = (self.n, self.rhs.k());
-        let y: Vec<f64> = (0..n).map(|q| pred[q] + diff[q]).collect();
-        let mut f = vec![0.0; n];
-        match self.rhs.jacobian(t, &y, &mut f, &mut self.jac) {
+        let w = &mut self.w;
+        for q in 0..n {
+            w.y[q] = w.pred[q] + w.diff[q];
+        }
+        match self.rhs.jacobian(t, &w.y, &mut w.f, &mut self.jac) {
             Ok(()) => {}
             Err(EvalError::NonFinite(e)) => {
                 self.last_failure = Some(e);
@@ -364,16 +408,14 @@ impl<F: OdeSystem + ?Sized> Bdf<'_, '_, F> {
         let Some(lu) = &self.lu else {
             return Ok(false);
         };
-        let mut js = vec![0.0; n * k];
-        self.rhs.sens(&self.jac, &pred[n..], &mut js);
-        let (mut col, mut tmp) = (vec![0.0; n], vec![0.0; n]);
+        self.rhs.sens(&self.jac, &w.pred[n..], &mut w.js);
         for j in 0..k {
             for i in 0..n {
-                col[i] = c * js[i * k + j] - psi[n + i * k + j];
+                w.dy[i] = c * w.js[i * k + j] - w.psi[n + i * k + j];
             }
-            lu.solve(&mut col, &mut tmp);
+            lu.solve(&mut w.dy, &mut w.tmp);
             for i in 0..n {
-                diff[n + i * k + j] = col[i];
+                w.diff[n + i * k + j] = w.dy[i];
             }
         }
         Ok(true)
@@ -400,10 +442,12 @@ impl<F: OdeSystem + ?Sized> Bdf<'_, '_, F> {
         if self.equal_steps < order + 1 {
             return;
         }
-        let n = self.n;
-        let norm_of = |k: usize, row: &[f64]| {
-            let e: Vec<f64> = row.iter().map(|x| self.co.error[k] * x).collect();
-            err_norm(n, &e, &acc.scale)
+        let (n, w) = (self.n, &mut self.w);
+        let mut norm_of = |k: usize, row: &[f64]| {
+            for (e, x) in w.err.iter_mut().zip(row) {
+                *e = self.co.error[k] * x;
+            }
+            err_norm(n, &w.err, &w.scale)
         };
         let down = if order > 1 {
             norm_of(order - 1, &self.d[order])
@@ -428,7 +472,7 @@ impl<F: OdeSystem + ?Sized> Bdf<'_, '_, F> {
         self.order = order + best - 1;
         let factor = MAX_FACTOR.min(acc.safety * max);
         self.h_abs *= factor;
-        change_d(&mut self.d, self.order, factor);
+        change_d(&mut self.d, &mut self.w.old, self.order, factor);
         self.equal_steps = 0;
         self.lu = None;
     }

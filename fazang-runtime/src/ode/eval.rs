@@ -36,8 +36,9 @@ pub(crate) struct Rhs<'a, F: ?Sized> {
     pub np: usize,
     /// Jacobian rows over `[y, θ]` (θ only when `np > 0`).
     rows: Vec<Vec<f64>>,
-    /// The number of right-hand side evaluations on `f64` and of Jacobians.
-    pub evals: (usize, usize),
+    /// The inputs `[y, θ]` of a recording, and `θ` as the right-hand side sees it.
+    xs: Vec<Var>,
+    theta_vars: Vec<Var>,
 }
 
 /// The Jacobians of the right-hand side at a point, row-major.
@@ -66,8 +67,9 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
             ny,
             np: 0,
             rows: Vec::new(),
+            xs: Vec::new(),
+            theta_vars: Vec::new(),
             theta,
-            evals: (0, 0),
         }
     }
 
@@ -84,7 +86,6 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
 
     /// `out = f(t, y)`.
     pub fn value(&mut self, t: f64, y: &[f64], out: &mut [f64]) -> Result<(), EvalError> {
-        self.evals.0 += 1;
         let v = self.f.rhs::<f64>(t, y, &self.theta);
         self.check(t, v.len(), |i| v[i])?;
         out.copy_from_slice(&v);
@@ -99,24 +100,25 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
         out: &mut [f64],
         jac: &mut Jac,
     ) -> Result<(), EvalError> {
-        self.evals.1 += 1;
         let (n, np) = (self.n, self.np);
         let _scope = NestedScope::begin();
-        let mut xs = vec![Var::constant(0.0); n + np];
+        let (xs, tv) = (&mut self.xs, &mut self.theta_vars);
+        xs.resize(n + np, Var::constant(0.0));
         new_vars(y, &mut xs[..n]);
         new_vars(&self.theta[..np], &mut xs[n..]);
-        let theta: Vec<Var> = if np > 0 {
-            xs[n..].to_vec()
+        tv.clear();
+        if np > 0 {
+            tv.extend_from_slice(&xs[n..]);
         } else {
-            self.theta.iter().map(|&v| Var::constant(v)).collect()
-        };
-        let ys = self.f.rhs::<Var>(t, &xs[..n], &theta);
+            tv.extend(self.theta.iter().map(|&v| Var::constant(v)));
+        }
+        let ys = self.f.rhs::<Var>(t, &xs[..n], tv);
         self.check(t, ys.len(), |i| ys[i].val())?;
         self.rows.resize_with(n, Vec::new);
         for r in &mut self.rows {
             r.resize(n + np, 0.0);
         }
-        jacobian_into(&ys, &xs, &mut self.rows);
+        jacobian_into(&ys, &self.xs, &mut self.rows);
         for (i, row) in self.rows.iter().enumerate() {
             out[i] = ys[i].val();
             jac.jy[i * n..(i + 1) * n].copy_from_slice(&row[..n]);
