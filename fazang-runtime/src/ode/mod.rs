@@ -202,10 +202,24 @@ enum Method {
     Rk45,
 }
 
-/// The scalar of the solution: active if any of `y0`, `ts` and `theta` is.
+/// The scalar of the solution for initial state `Y`, times `T` and parameters `P`:
+/// `f64` if all are data, else the active type.
+///
+/// ```
+/// use fazang::ode::Solution;
+/// use fazang::Var;
+/// let _: Solution<'_, f64, f64, f64> = 1.0_f64;
+/// let _: Solution<'_, f64, f64, Var> = Var::from(1.0);
+/// ```
 pub type Solution<'a, Y, T, P> = Ret<(&'a [Y], &'a [P], &'a [T])>;
 
 /// What [`ode_bdf`] and [`ode_rk45`] return: `y[i][j]`, state `j` at time `ts[i]`.
+///
+/// ```
+/// use fazang::ode::OdeResult;
+/// let ok: OdeResult<'_, f64, f64, f64> = Ok(vec![vec![1.0, 2.0]]);
+/// assert_eq!(ok.unwrap()[0][1], 2.0);
+/// ```
 pub type OdeResult<'a, Y, T, P> = Result<Vec<Vec<Solution<'a, Y, T, P>>>, DomainError>;
 
 /// Check the arguments, integrate values and sensitivities, and record one result per

@@ -35,6 +35,16 @@ use crate::Real;
 /// [`ode_system!`](crate::ode_system).
 pub trait OdeSystem {
     /// `dy/dt` at time `t`, state `y` and parameters `theta`; as long as `y`.
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// #[differentiate]
+    /// fn decay(t: f64, y: &[f64], k: &[f64]) -> Vec<f64> {
+    ///     vec![-k[0] * y[0] * t]
+    /// }
+    /// ode_system!(Decay = decay);
+    /// assert_eq!(Decay.rhs(2.0, &[3.0], &[0.5]), vec![-3.0]);
+    /// ```
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
     where
         S: Real,
@@ -118,21 +128,13 @@ macro_rules! ode_system {
         #[derive(Clone, Copy, Debug, Default)]
         $vis struct $name;
 
-        impl $crate::ode::OdeSystem for $name {
-            fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
-            where
-                S: $crate::Real,
-                f64: $crate::private::ScalarOps<S>,
-                S: $crate::private::IntoScalar<S>,
-                for<'a> &'a S: $crate::private::RefOps<S> + $crate::private::RefScalarOps<S>,
-                for<'a> &'a f64: $crate::private::RefOps<S>,
-            {
-                ::std::iter::IntoIterator::into_iter($f(::std::convert::Into::into(t), y, theta))
-                    .collect()
-            }
-        }
+        $crate::ode_system!(@impl $name, |_: &$name, t, y, theta| $f(t, y, theta));
     };
     (impl $ty:ty = $method:path) => {
+        $crate::ode_system!(@impl $ty, $method);
+    };
+    // `call(self, t, y, theta)`, with the bounds `#[differentiate]` gives its functions.
+    (@impl $ty:ty, $call:expr) => {
         impl $crate::ode::OdeSystem for $ty {
             fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
             where
@@ -142,8 +144,9 @@ macro_rules! ode_system {
                 for<'a> &'a S: $crate::private::RefOps<S> + $crate::private::RefScalarOps<S>,
                 for<'a> &'a f64: $crate::private::RefOps<S>,
             {
-                ::std::iter::IntoIterator::into_iter($method(self, ::std::convert::Into::into(t), y, theta))
-                    .collect()
+                let call = $call;
+                let dydt = call(self, ::std::convert::Into::into(t), y, theta);
+                ::std::iter::IntoIterator::into_iter(dydt).collect()
             }
         }
     };
