@@ -19,6 +19,12 @@
 //! number of steps between output times). Bad arguments and failed solves are
 //! [`DomainError`]s naming the function, the argument and the value.
 //!
+//! The output times `ts` may be active too (`∂y(tᵢ)/∂tᵢ = f(tᵢ, y(tᵢ))`); `t0` is data.
+//! The sensitivities are first derivatives: the results are exact for `Var` and for
+//! first-order forward-mode scalars, not for second-order (Hessian) ones. The
+//! sensitivities are part of the error test (as CVODES' `errconS`), so a solve with
+//! active inputs may take more steps than the same solve on `f64`.
+//!
 //! # Example
 //!
 //! Fazang's second example, `y1' = y2`, `y2' = sin(θ1 θ2 θ3 t)`, whose solution is known
