@@ -5,7 +5,7 @@ use crate::core::scope::NestedScope;
 use crate::core::var::Var;
 use crate::math::slice::Mix;
 use crate::Real;
-use std::ops::{Add, Div, Mul, Sub};
+use std::ops::{Add, Div, Mul, Rem, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
@@ -38,6 +38,8 @@ bound_alias! {
         + Sub<f64, Output = f64>
         + Mul<f64, Output = f64>
         + Div<f64, Output = f64>
+        + Rem<f64, Output = f64>
+        + Rem<S, Output = S>
         + PartialEq<f64>
         + PartialOrd<f64>
         + Add<S, Output = S>
