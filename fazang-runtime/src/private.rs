@@ -170,6 +170,39 @@ pub fn lit<S: Real>(v: f64) -> S {
     S::from(v)
 }
 
+/// A data value of a type the macro cannot see (the result of a call on data) passed
+/// next to active arguments: an `f64` becomes the parameter's scalar, integers and
+/// `bool`s pass through.
+pub trait Pass<T> {
+    /// The value as the parameter takes it.
+    fn pass(self) -> T;
+}
+
+impl<T: Real> Pass<T> for f64 {
+    #[inline(always)]
+    fn pass(self) -> T {
+        T::from(self)
+    }
+}
+
+macro_rules! pass_through {
+    ($($t:ty),*) => {$(
+        impl Pass<$t> for $t {
+            #[inline(always)]
+            fn pass(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+pass_through!(bool, usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// [`Pass::pass`].
+#[inline(always)]
+pub fn pass<V: Pass<T>, T>(v: V) -> T {
+    v.pass()
+}
+
 /// Data of any shape made of `f64`s (arrays, vectors) converted to the same shape of
 /// scalar `S`, where a differentiated body later writes active values into it
 /// (`let mut u = u0; u[0] += h * x;`).

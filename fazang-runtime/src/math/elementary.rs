@@ -127,11 +127,17 @@ pub mod deriv2 {
     }
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
-    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears.
+    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears. At x = 0, where
+    /// 0^y jumps at y = 0, the derivative in y is the one-sided 0 of y > 0 (not -∞, which
+    /// times a zero adjoint would make NaN).
     #[inline]
     pub fn powf(x: f64, y: f64, v: f64) -> (f64, f64) {
         let dx = if y == 0.0 { 0.0 } else { y * x.powf(y - 1.0) };
-        let dy = if v == 0.0 { 0.0 } else { v * x.ln() };
+        let dy = if v == 0.0 || x == 0.0 {
+            0.0
+        } else {
+            v * x.ln()
+        };
         (dx, dy)
     }
 
