@@ -1,11 +1,13 @@
-//! Arithmetic and comparison operators of [`Var`], for every mix of `Var`, `f64` and
+//! Arithmetic (`+ - * / %`) and comparison operators of [`Var`], for every mix of `Var`, `f64` and
 //! references. Each operator's value and partials are defined once, in `arith!`; the
 //! owned/borrowed combinations are generated from it.
 
 use super::var::{binary_op, unary_op, Var};
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
-use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
 
 /// `a + b`: partials 1, 1.
 #[inline]
@@ -64,6 +66,28 @@ fn div_vf(a: Var, b: f64) -> Var {
 fn div_fv(a: f64, b: Var) -> Var {
     let inv = 1.0 / b.val();
     unary_op(a / b.val(), b, -a * inv * inv)
+}
+
+/// `a % b` (`f64`'s remainder, `a - trunc(a/b) b`): partials 1, -trunc(a/b) (the quotient
+/// is piecewise constant, as for `trunc`).
+#[inline]
+fn rem_vv(a: Var, b: Var) -> Var {
+    let (av, bv) = (a.val(), b.val());
+    binary_op(av % bv, a, 1.0, b, -rem_quotient(av, bv))
+}
+#[inline]
+fn rem_vf(a: Var, b: f64) -> Var {
+    unary_op(a.val() % b, a, 1.0)
+}
+#[inline]
+fn rem_fv(a: f64, b: Var) -> Var {
+    unary_op(a % b.val(), b, -rem_quotient(a, b.val()))
+}
+/// The integer quotient `trunc(a/b)` of `a % b`, taken from the remainder itself so that it
+/// agrees with it where `a / b` rounds across an integer.
+#[inline]
+fn rem_quotient(a: f64, b: f64) -> f64 {
+    ((a - a % b) / b).round()
 }
 
 macro_rules! arith {
@@ -183,6 +207,7 @@ arith!(Add, add, AddAssign, add_assign, add_vv, add_vf, add_fv);
 arith!(Sub, sub, SubAssign, sub_assign, sub_vv, sub_vf, sub_fv);
 arith!(Mul, mul, MulAssign, mul_assign, mul_vv, mul_vf, mul_fv);
 arith!(Div, div, DivAssign, div_assign, div_vv, div_vf, div_fv);
+arith!(Rem, rem, RemAssign, rem_assign, rem_vv, rem_vf, rem_fv);
 
 impl Neg for Var {
     type Output = Var;

@@ -224,7 +224,7 @@ impl Tape {
         if self.gen_next == self.gen_end {
             let block = NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed);
             // Block 0 would hand out generation 0; skip it when the counter wraps.
-            let block = if block % (u32::MAX / GEN_BLOCK + 1) == 0 {
+            let block = if block.is_multiple_of(u32::MAX / GEN_BLOCK + 1) {
                 NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed)
             } else {
                 block

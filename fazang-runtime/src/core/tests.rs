@@ -2,7 +2,7 @@
 //! sweeps of a Jacobian against one sweep per output, dirty-range zeroing against
 //! zeroing everything, batched input creation against `Var::new`.
 
-use crate::{gradient_into, jacobian, vector_op, Real, Var};
+use crate::{gradient_into, jacobian, vector_op, Var};
 
 /// Row `i` of the Jacobian by a gradient of output `i` alone (one scalar sweep).
 fn rows_one_by_one(f: &dyn Fn(&[Var]) -> Vec<Var>, x: &[f64], m: usize) -> Vec<Vec<f64>> {
