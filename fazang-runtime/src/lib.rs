@@ -21,11 +21,18 @@
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+#![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
+// simba's `SimdValue` declares two methods `unsafe`; their impls for `Var` are the only
+// `unsafe` tokens (no unsafe operation), allowed where they are.
+#![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
+
 pub mod composite;
 pub mod core;
 pub mod dist;
 mod drivers;
 mod interop;
+#[cfg(feature = "nalgebra")]
+pub mod linalg;
 pub mod math;
 #[doc(hidden)]
 pub mod private;
