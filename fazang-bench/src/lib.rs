@@ -54,6 +54,10 @@ pub mod names {
     pub const ECHIDNA: &str = "echidna";
     /// ad_trait's reverse mode.
     pub const AD_TRAIT: &str = "ad_trait";
+    /// fazang with `fazang::linalg`'s fused matrix operations.
+    pub const FAZANG_FUSED: &str = "fazang_fused";
+    /// fazang with nalgebra's algorithms on `Var` matrices (taped scalar by scalar).
+    pub const FAZANG_TAPED: &str = "fazang_taped";
 }
 
 impl Workload {
@@ -71,7 +75,11 @@ pub fn all() -> Vec<Workload> {
         workloads::normal::workload(),
         workloads::two_param::workload(),
         workloads::jacobian::workload(),
+        workloads::gp::workload(),
     ]
+    .into_iter()
+    .chain(workloads::linalg::NAMES.map(workloads::linalg::workload))
+    .collect()
 }
 
 /// The workload called `name`, checked (without building the others).
@@ -82,7 +90,8 @@ pub fn by_name(name: &str) -> Option<Workload> {
         "normal" => workloads::normal::workload(),
         "two_param" => workloads::two_param::workload(),
         "jacobian" => workloads::jacobian::workload(),
-        _ => return None,
+        "gp" => workloads::gp::workload(),
+        n => workloads::linalg::workload(workloads::linalg::NAMES.into_iter().find(|&m| m == n)?),
     })
 }
 
