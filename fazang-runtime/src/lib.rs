@@ -34,6 +34,7 @@ mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;
 pub mod math;
+pub mod param;
 #[doc(hidden)]
 pub mod private;
 mod real;

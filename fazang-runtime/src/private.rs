@@ -14,6 +14,9 @@ pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
 pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
 
+// For #[differentiate] wrappers: parameters of every shape (see `fazang::param`).
+pub use crate::param::{AdjointReader, Inputs, Param};
+
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
 macro_rules! bound_alias {

@@ -388,6 +388,23 @@ pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
     })
 }
 
+/// The adjoints of the `out.len()` consecutive nodes starting at `first` (a recorded
+/// variable), in one visit to the tape.
+pub(crate) fn read_run(first: Var, out: &mut [f64]) {
+    with_tape(|t| {
+        t.check(first.generation());
+        for (o, i) in out.iter_mut().zip(first.node()..) {
+            *o = t.adj(i);
+        }
+    })
+}
+
+/// The variable `k` nodes after the recorded variable `first`, in its scope (its value is
+/// not known here and reads NaN: for node-indexed uses such as Jacobian columns).
+pub(crate) fn nth_after(first: Var, k: u32) -> Var {
+    Var::recorded(f64::NAN, first.node() + k, first.generation())
+}
+
 /// The Jacobian rows `rows[r][j] = d ys[r] / d xs[j]` over the innermost scope: one
 /// block sweep per [`LANES`] outputs (one sweep per output if the scope recorded
 /// callbacks). Same values as [`grad_in_scope_into`] row by row.
