@@ -4,7 +4,8 @@
 //! writing a flat gradient into the caller's buffer. Gradients are checked against closed
 //! forms.
 
-use fazang::__private::{grad_in_scope, scope, Inputs, Param, RefOps, RefScalarOps, ScalarOps};
+use fazang::__private::{grad_in_scope, scope, RefOps, RefScalarOps, ScalarOps};
+use fazang::param::{Inputs, Param};
 use fazang::prelude::*;
 use nalgebra::DVector;
 use ndarray::{array, Array1, ArrayView1};

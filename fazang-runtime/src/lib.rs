@@ -26,6 +26,7 @@
 // `unsafe` tokens (no unsafe operation), allowed where they are.
 #![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
 
+mod activate;
 pub mod composite;
 pub mod core;
 pub mod dist;
@@ -55,7 +56,9 @@ pub use crate::dist::{
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
-pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
+pub use crate::math::{
+    erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
+};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,

@@ -3,6 +3,7 @@
 //! owned/borrowed combinations are generated from it.
 
 use super::var::{binary_op, unary_op, Var};
+use crate::math::elementary::deriv2::rem as rem_partials;
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
 use std::ops::{
@@ -68,12 +69,13 @@ fn div_fv(a: f64, b: Var) -> Var {
     unary_op(a / b.val(), b, -a * inv * inv)
 }
 
-/// `a % b` (`f64`'s remainder, `a - trunc(a/b) b`): partials 1, -trunc(a/b) (the quotient
-/// is piecewise constant, as for `trunc`).
+/// `a % b = r` (`f64`'s remainder, sign of `a`): partials 1 and -q, with q the integer
+/// quotient (see [`deriv2::rem`](crate::math::elementary::deriv2::rem)).
 #[inline]
 fn rem_vv(a: Var, b: Var) -> Var {
-    let (av, bv) = (a.val(), b.val());
-    binary_op(av % bv, a, 1.0, b, -rem_quotient(av, bv))
+    let r = a.val() % b.val();
+    let (da, db) = rem_partials(a.val(), b.val(), r);
+    binary_op(r, a, da, b, db)
 }
 #[inline]
 fn rem_vf(a: Var, b: f64) -> Var {
@@ -81,13 +83,8 @@ fn rem_vf(a: Var, b: f64) -> Var {
 }
 #[inline]
 fn rem_fv(a: f64, b: Var) -> Var {
-    unary_op(a % b.val(), b, -rem_quotient(a, b.val()))
-}
-/// The integer quotient `trunc(a/b)` of `a % b`, taken from the remainder itself so that it
-/// agrees with it where `a / b` rounds across an integer.
-#[inline]
-fn rem_quotient(a: f64, b: f64) -> f64 {
-    ((a - a % b) / b).round()
+    let r = a % b.val();
+    unary_op(r, b, rem_partials(a, b.val(), r).1)
 }
 
 macro_rules! arith {

@@ -25,10 +25,15 @@ macro_rules! inherent_math {
             $crate::interop::inherent_math!(@unary sin cos tan asin acos atan sinh cosh tanh
                 asinh acosh atanh exp exp2 exp_m1 ln log10 log2 ln_1p sqrt cbrt abs recip
                 signum floor ceil round trunc fract erf erfc log_gamma square inv inv_square
-                inv_sqrt logit inv_logit);
-            $crate::interop::inherent_math!(@binary atan2 log powf hypot min max);
+                inv_sqrt logit inv_logit to_degrees to_radians);
+            $crate::interop::inherent_math!(@binary atan2 log powf hypot min max copysign);
             $crate::interop::inherent_math!(@predicates is_nan is_infinite is_finite
-                is_sign_positive is_sign_negative);
+                is_sign_positive is_sign_negative is_normal is_subnormal);
+            /// `Real::classify` (of the value).
+            #[inline]
+            pub fn classify(self) -> ::core::num::FpCategory {
+                $crate::Real::classify(self)
+            }
             /// `Real::mul_add`.
             #[inline]
             pub fn mul_add(self, a: impl Into<Self>, b: impl Into<Self>) -> Self {
@@ -44,11 +49,10 @@ macro_rules! inherent_math {
             pub fn sin_cos(self) -> (Self, Self) {
                 $crate::Real::sin_cos(self)
             }
-            /// `self` restricted to `[lo, hi]`, the bounds `f64` or active; the derivative
-            /// goes to the value chosen.
+            /// `Real::clamp`.
             #[inline]
             pub fn clamp(self, lo: impl Into<Self>, hi: impl Into<Self>) -> Self {
-                $crate::interop::clamp_by_value(self, lo.into(), hi.into())
+                $crate::Real::clamp(self, lo, hi)
             }
         }
     };
@@ -143,7 +147,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "clamp needs lo <= hi")]
+    #[should_panic(expected = "needs lo <= hi")]
     fn clamp_refuses_crossed_bounds() {
         let _ = Var::constant(0.5).clamp(1.0, 0.0);
     }

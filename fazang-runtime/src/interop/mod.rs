@@ -25,21 +25,3 @@ mod num;
 
 pub(crate) use inherent::inherent_math;
 pub(crate) use num::num_traits_for;
-
-/// `x` restricted to `[lo, hi]` by comparing values; the result is whichever of the three
-/// is chosen, so the derivative follows it. NaN `x` stays NaN; like `f64::clamp`, panics
-/// if `lo > hi` or a bound is NaN.
-#[inline]
-pub(crate) fn clamp_by_value<T: PartialOrd + Copy>(x: T, lo: T, hi: T) -> T {
-    assert!(
-        lo <= hi,
-        "fazang: clamp needs lo <= hi and neither NaN (as f64::clamp); check the bounds"
-    );
-    if x < lo {
-        lo
-    } else if x > hi {
-        hi
-    } else {
-        x
-    }
-}

@@ -231,11 +231,11 @@ impl RealField for Var {
     }
     #[inline]
     fn copysign(self, sign: Var) -> Var {
-        num_traits::Float::copysign(self, sign)
+        Real::copysign(self, sign)
     }
     #[inline]
     fn clamp(self, min: Var, max: Var) -> Var {
-        crate::interop::clamp_by_value(self, min, max)
+        Real::clamp(self, min, max)
     }
     #[inline]
     fn min_value() -> Option<Var> {

@@ -3,10 +3,9 @@
 //! [`num_traits_for!`] for any type that implements [`Real`](crate::Real) and `%`.
 //!
 //! Every math method forwards to the `Real` method of the same name, so its derivative is
-//! the one defined in [`math::elementary`](crate::math::elementary). The few `Float`
-//! methods `Real` lacks are compositions of recorded operations (`to_degrees` is a
-//! multiplication, `copysign` a selection between `x` and `-x`, `abs_sub` a selection
-//! between `x - y` and 0), so they need no derivative of their own. Constants
+//! the one defined in [`math::elementary`](crate::math::elementary). The one `Float`
+//! method `Real` lacks, `abs_sub`, is a selection between `x - y` and 0, so it needs no
+//! derivative of its own. Constants
 //! (`Float::nan()`, `FloatConst::PI()`, `FromPrimitive`, `NumCast`) record nothing.
 //!
 //! Conversions to primitives (`ToPrimitive`, `NumCast::from` of an active value,
@@ -142,10 +141,10 @@ macro_rules! num_traits_for {
             fn sin_cos(self) -> (Self, Self) {
                 $crate::Real::sin_cos(self)
             }
-            /// `self` restricted to `[lo, hi]`; the derivative goes to the value chosen.
+            /// `Real::clamp`: the derivative goes to the value chosen.
             #[inline]
             fn clamp(self, lo: Self, hi: Self) -> Self {
-                $crate::interop::clamp_by_value(self, lo, hi)
+                $crate::Real::clamp(self, lo, hi)
             }
             /// `x - y` where `x > y`, else 0 (NaN if either is NaN, as `f64`).
             #[inline]
@@ -156,40 +155,13 @@ macro_rules! num_traits_for {
                     self - other
                 }
             }
-            /// `|x|` with the sign of `sign`: `x` or `-x` (derivative ±1, 0 for `sign`).
-            #[inline]
-            fn copysign(self, sign: Self) -> Self {
-                let (x, s) = ($crate::Real::val(&self), $crate::Real::val(&sign));
-                if x.is_sign_negative() == s.is_sign_negative() {
-                    self
-                } else {
-                    -self
-                }
-            }
-            /// `x · 180/π`, with `f64::to_degrees`' constant.
-            #[inline]
-            fn to_degrees(self) -> Self {
-                self * f64::to_degrees(1.0)
-            }
-            /// `x · π/180`, with `f64::to_radians`' constant.
-            #[inline]
-            fn to_radians(self) -> Self {
-                self * f64::to_radians(1.0)
-            }
-            /// Whether the value is normal.
-            #[inline]
-            fn is_normal(self) -> bool {
-                $crate::Real::val(&self).is_normal()
-            }
-            /// Whether the value is subnormal.
-            #[inline]
-            fn is_subnormal(self) -> bool {
-                $crate::Real::val(&self).is_subnormal()
-            }
-            /// The category of the value.
+            $crate::interop::num_traits_for!(@unary to_degrees to_radians);
+            $crate::interop::num_traits_for!(@binary copysign);
+            $crate::interop::num_traits_for!(@predicates is_normal is_subnormal);
+            /// `Real::classify` (of the value).
             #[inline]
             fn classify(self) -> ::core::num::FpCategory {
-                $crate::Real::val(&self).classify()
+                $crate::Real::classify(self)
             }
             /// Mantissa, exponent and sign of the value.
             #[inline]
