@@ -31,6 +31,7 @@ pub mod composite;
 pub mod core;
 pub mod dist;
 mod drivers;
+pub mod graph;
 mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;

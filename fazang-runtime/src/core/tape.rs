@@ -19,6 +19,7 @@
 //! it was created in; a `Var` whose generation is not on this thread's scope stack belongs
 //! to an ended scope or to another thread's tape, and using it panics.
 
+use super::capture::{GraphLog, Label};
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -36,9 +37,9 @@ pub(crate) const NO_OPERAND: u32 = INDEX;
 /// fields cannot be borrowed), which is all the tape needs.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
-struct Rec {
-    idx: u32,
-    partial: f64,
+pub(super) struct Rec {
+    pub(super) idx: u32,
+    pub(super) partial: f64,
 }
 
 const _: () = assert!(std::mem::size_of::<Rec>() == 12);
@@ -51,7 +52,7 @@ impl Rec {
 }
 
 /// Largest number of nodes one tape holds (indices must stay below [`NO_OPERAND`]).
-const MAX_NODES: u32 = NO_OPERAND - 1;
+pub(super) const MAX_NODES: u32 = NO_OPERAND - 1;
 
 /// Process-wide source of blocks of scope generations, so generations of different
 /// threads differ. A tape takes [`GEN_BLOCK`] generations at a time, so opening a scope
@@ -75,10 +76,10 @@ struct Callback {
 }
 
 #[derive(Clone, Copy)]
-struct Scope {
+pub(super) struct Scope {
     gen: u32,
-    nodes: u32,
-    ops: u32,
+    pub(super) nodes: u32,
+    pub(super) ops: u32,
     callbacks: u32,
 }
 
@@ -111,11 +112,11 @@ impl Adjoints<'_> {
 
 pub(crate) struct Tape {
     /// The (operand, partial) records; [`FIRST`] marks the first of each node.
-    rec: Vec<Rec>,
+    pub(super) rec: Vec<Rec>,
     /// Number of nodes recorded.
-    nodes: u32,
+    pub(super) nodes: u32,
     /// Adjoints, one per node; sized lazily by the sweep.
-    adj: Vec<f64>,
+    pub(super) adj: Vec<f64>,
     /// Every adjoint at or above this index is zero (sweeps raise it, zeroing lowers it),
     /// so a sweep zeroes only what an earlier one may have written.
     dirty: usize,
@@ -129,6 +130,11 @@ pub(crate) struct Tape {
     root_gen: u32,
     /// Generation of the innermost scope (cached copy of the top of the stack).
     top_gen: u32,
+    /// Node count past which recording takes the cold path: [`MAX_NODES`], or the node
+    /// count itself while a graph capture logs every node.
+    pub(super) limit: u32,
+    /// The names and values of the nodes recorded during a graph capture.
+    pub(super) log: Option<Box<GraphLog>>,
     /// Next generation of this tape's current block, and the end of that block.
     gen_next: u32,
     gen_end: u32,
@@ -214,6 +220,8 @@ impl Tape {
             scopes: Vec::new(),
             root_gen: 0,
             top_gen: 0,
+            limit: MAX_NODES,
+            log: None,
             gen_next: 0,
             gen_end: 0,
         }
@@ -285,48 +293,105 @@ impl Tape {
         }
     }
 
-    #[inline]
-    fn new_nodes(&mut self, k: u32) -> u32 {
+    /// Whether `k` more nodes with `r` more records take the fast path: no record array
+    /// growth, and the node count stays within `limit`, which is the tape's capacity
+    /// normally and the current node count while a graph capture runs (see
+    /// `core::capture`). One test covers both, so the recording path has a single cold
+    /// call (which it had before, for growth), however the nodes are described.
+    #[inline(always)]
+    fn fits(&self, k: u32, r: usize) -> bool {
+        self.rec.capacity() - self.rec.len() >= r && k <= self.limit - self.nodes
+    }
+
+    /// The slow path of every push: append `recs`, then count `k` nodes (refusing them if
+    /// the tape is full, logging them for a capture, whose limit then follows the node
+    /// count so that every node comes here). Returns the index of the first node.
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, recs: &[Rec], k: u32, label: Label<'_>) -> u32 {
         let n = self.nodes;
         if k > MAX_NODES - n {
             tape_full();
+        }
+        self.rec.extend_from_slice(recs);
+        if let Some(log) = self.log.as_deref_mut() {
+            log.record(n, k, label);
+            self.limit = n + k;
         }
         self.nodes = n + k;
         n
     }
 
-    /// Record an independent variable; returns its node index.
-    #[inline]
-    pub(crate) fn push_independent(&mut self) -> u32 {
-        self.ensure_root();
-        self.rec.push(Rec::new(NO_OPERAND | FIRST, 0.0));
-        self.new_nodes(1)
+    /// Count one node whose records are already pushed (fast: within `limit`).
+    #[inline(always)]
+    fn count_node(&mut self) -> u32 {
+        let n = self.nodes;
+        self.nodes = n + 1;
+        n
     }
 
-    /// Record `k` independent variables; returns the node index of the first (the others
-    /// follow it).
-    pub(crate) fn push_independents(&mut self, k: usize) -> u32 {
+    /// Record an independent variable; returns its node index. `name` and `value` are
+    /// only read on the slow path, during a graph capture.
+    #[inline]
+    pub(crate) fn push_independent(&mut self, name: &'static str, value: f64) -> u32 {
         self.ensure_root();
+        let r = Rec::new(NO_OPERAND | FIRST, 0.0);
+        if !self.fits(1, 1) {
+            return self.push_slow(&[r], 1, Label::Op(name, value));
+        }
+        self.rec.push(r);
+        self.count_node()
+    }
+
+    /// Record one independent variable per value; returns the node index of the first
+    /// (the others follow it).
+    pub(crate) fn push_independents(&mut self, values: &[f64]) -> u32 {
+        self.ensure_root();
+        let k = values.len();
         let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
-        let first = self.new_nodes(k32);
+        if !self.fits(k32, 0) {
+            return self.push_slow(
+                &vec![Rec::new(NO_OPERAND | FIRST, 0.0); k],
+                k32,
+                Label::Inputs(values),
+            );
+        }
         self.rec
             .extend(std::iter::repeat_n(Rec::new(NO_OPERAND | FIRST, 0.0), k));
+        let first = self.nodes;
+        self.nodes = first + k32;
         first
     }
 
     /// Record a node with one operand.
     #[inline]
-    pub(crate) fn push1(&mut self, a: u32, da: f64) -> u32 {
-        self.rec.push(Rec::new(a | FIRST, da));
-        self.new_nodes(1)
+    pub(crate) fn push1(&mut self, a: u32, da: f64, name: &'static str, value: f64) -> u32 {
+        let r = Rec::new(a | FIRST, da);
+        if !self.fits(1, 1) {
+            return self.push_slow(&[r], 1, Label::Op(name, value));
+        }
+        self.rec.push(r);
+        self.count_node()
     }
 
     /// Record a node with two operands.
     #[inline]
-    pub(crate) fn push2(&mut self, a: u32, da: f64, b: u32, db: f64) -> u32 {
-        self.rec
-            .extend_from_slice(&[Rec::new(a | FIRST, da), Rec::new(b, db)]);
-        self.new_nodes(1)
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push2(
+        &mut self,
+        a: u32,
+        da: f64,
+        b: u32,
+        db: f64,
+        name: &'static str,
+        value: f64,
+    ) -> u32 {
+        let r = [Rec::new(a | FIRST, da), Rec::new(b, db)];
+        if !self.fits(1, 2) {
+            return self.push_slow(&r, 1, Label::Op(name, value));
+        }
+        self.rec.extend_from_slice(&r);
+        self.count_node()
     }
 
     /// Start a node whose operands follow with [`push_operand`](Tape::push_operand);
@@ -351,10 +416,13 @@ impl Tape {
     /// Finish the node begun at `start`: its index, or `None` if it got no operand (then
     /// nothing was recorded).
     #[inline]
-    pub(crate) fn end_node(&mut self, start: usize) -> Option<u32> {
+    pub(crate) fn end_node(&mut self, start: usize, name: &'static str, value: f64) -> Option<u32> {
         let first = self.rec.get_mut(start)?;
         *first = Rec::new(first.idx | FIRST, first.partial);
-        Some(self.new_nodes(1))
+        if !self.fits(1, 0) {
+            return Some(self.push_slow(&[], 1, Label::Op(name, value)));
+        }
+        Some(self.count_node())
     }
 
     /// Record a callback that runs, during the sweep, after every node recorded later.
@@ -445,7 +513,7 @@ impl Tape {
         }
     }
 
-    fn scope(&self) -> Scope {
+    pub(super) fn scope(&self) -> Scope {
         self.scopes.last().copied().unwrap_or(Scope {
             gen: self.root_gen,
             nodes: 0,
@@ -519,6 +587,9 @@ impl Tape {
 
     fn truncate_to(&mut self, mark: Scope) {
         self.nodes = mark.nodes;
+        if self.log.is_some() {
+            self.limit = self.nodes;
+        }
         self.rec.truncate(mark.ops as usize);
         self.callbacks.truncate(mark.callbacks as usize);
         self.adj.truncate(mark.nodes as usize);

@@ -1,5 +1,6 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
+use super::capture::{op, OpName};
 use super::tape::{with_tape, Adjoints, TapeStats, LANES};
 use std::fmt;
 
@@ -48,7 +49,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn new(v: f64) -> Var {
-        let (idx, gen) = record0();
+        let (idx, gen) = record0(v);
         Var::recorded(v, idx, gen)
     }
 
@@ -245,39 +246,57 @@ pub fn tape_stats() -> TapeStats {
 /// ```
 #[inline]
 pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
+    unary_named(op!("unary_op"), value, x, dx)
+}
+
+/// [`unary_op`] for an operation called `name` (the name a graph capture shows).
+#[inline]
+pub(crate) fn unary_named<N: OpName>(name: N, value: f64, x: Var, dx: f64) -> Var {
     if x.is_constant() {
         return Var::constant(value);
     }
-    let (idx, gen) = record1(x.node(), x.generation(), dx);
+    let (idx, gen) = record1(x.node(), x.generation(), dx, name, value);
     Var::recorded(value, idx, gen)
 }
 
 // The recording helpers below each visit the tape once; they are small enough to inline
-// into the operators once the thread-local access itself inlines (see `with_tape`).
+// into the operators once the thread-local access itself inlines (see `with_tape`). The
+// name and value they pass on reach the tape only during a graph capture (see
+// `core::capture`).
 
 /// Record a node with operand `a` (of generation `gen`); returns (node, generation).
 #[inline]
-fn record1(a: u32, gen: u32, da: f64) -> (u32, u32) {
+fn record1<N: OpName>(a: u32, gen: u32, da: f64, _: N, value: f64) -> (u32, u32) {
     with_tape(|t| {
         t.check(gen);
-        (t.push1(a, da), t.gen())
+        (t.push1(a, da, N::NAME, value), t.gen())
     })
 }
 
 /// Record a node with operands `a` and `b`; returns (node, generation).
 #[inline]
-fn record2(a: u32, ga: u32, da: f64, b: u32, gb: u32, db: f64) -> (u32, u32) {
+#[allow(clippy::too_many_arguments)]
+fn record2<N: OpName>(
+    a: u32,
+    ga: u32,
+    da: f64,
+    b: u32,
+    gb: u32,
+    db: f64,
+    _: N,
+    value: f64,
+) -> (u32, u32) {
     with_tape(|t| {
         t.check(ga);
         t.check(gb);
-        (t.push2(a, da, b, db), t.gen())
+        (t.push2(a, da, b, db, N::NAME, value), t.gen())
     })
 }
 
 /// Record an independent variable; returns (node, generation).
 #[inline]
-fn record0() -> (u32, u32) {
-    with_tape(|t| (t.push_independent(), t.gen()))
+fn record0(value: f64) -> (u32, u32) {
+    with_tape(|t| (t.push_independent("var", value), t.gen()))
 }
 
 /// The adjoint of node `i` of generation `gen`.
@@ -306,12 +325,26 @@ fn read_adj(i: u32, gen: u32) -> f64 {
 /// ```
 #[inline]
 pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
+    binary_named(op!("binary_op"), value, a, da, b, db)
+}
+
+/// [`binary_op`] for an operation called `name` (the name a graph capture shows).
+#[inline]
+pub(crate) fn binary_named<N: OpName>(
+    name: N,
+    value: f64,
+    a: Var,
+    da: f64,
+    b: Var,
+    db: f64,
+) -> Var {
     match (a.is_constant(), b.is_constant()) {
         (true, true) => Var::constant(value),
-        (false, true) => unary_op(value, a, da),
-        (true, false) => unary_op(value, b, db),
+        (false, true) => unary_named(name, value, a, da),
+        (true, false) => unary_named(name, value, b, db),
         (false, false) => {
-            let (idx, gen) = record2(a.node(), a.generation(), da, b.node(), b.generation(), db);
+            let (ga, gb) = (a.generation(), b.generation());
+            let (idx, gen) = record2(a.node(), ga, da, b.node(), gb, db, name, value);
             Var::recorded(value, idx, gen)
         }
     }
@@ -358,6 +391,15 @@ pub fn nary_op(value: f64, operands: &[Var], partials: &[f64]) -> Var {
 /// # fazang::clear_tape();
 /// ```
 pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) -> Var {
+    nary_named("nary_op", value, operands)
+}
+
+/// [`nary_op_iter`] for an operation called `name` (the name a graph capture shows).
+pub(crate) fn nary_named(
+    name: &'static str,
+    value: f64,
+    operands: impl IntoIterator<Item = (Var, f64)>,
+) -> Var {
     let operands = operands.into_iter();
     with_tape(|t| {
         let start = t.begin_node();
@@ -368,7 +410,7 @@ pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) 
                 t.push_operand(v.node(), p);
             }
         }
-        match t.end_node(start) {
+        match t.end_node(start, name, value) {
             Some(idx) => Var::recorded(value, idx, t.gen()),
             None => Var::constant(value),
         }
@@ -380,7 +422,7 @@ pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) 
 pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
     debug_assert_eq!(x.len(), out.len());
     with_tape(|t| {
-        let first = t.push_independents(x.len());
+        let first = t.push_independents(x);
         let gen = t.gen();
         for ((o, &v), i) in out.iter_mut().zip(x).zip(first..) {
             *o = Var::recorded(v, i, gen);
@@ -486,6 +528,16 @@ pub fn vector_op(
     values: &[f64],
     vjp: impl Fn(&[f64], &mut [f64]) + 'static,
 ) -> Vec<Var> {
+    vector_named("vector_op", inputs, values, vjp)
+}
+
+/// [`vector_op`] for an operation called `name` (the name a graph capture shows).
+pub(crate) fn vector_named(
+    name: &'static str,
+    inputs: &[Var],
+    values: &[f64],
+    vjp: impl Fn(&[f64], &mut [f64]) + 'static,
+) -> Vec<Var> {
     if inputs.iter().all(Var::is_constant) {
         return values.iter().map(|&v| Var::constant(v)).collect();
     }
@@ -496,10 +548,14 @@ pub fn vector_op(
         let gen = t.gen();
         let outs: Vec<Var> = values
             .iter()
-            .map(|&v| Var::recorded(v, t.push_independent(), gen))
+            .map(|&v| Var::recorded(v, t.push_independent(name, v), gen))
             .collect();
         let out_idx: Vec<u32> = outs.iter().map(|o| o.node()).collect();
         let in_idx: Vec<u32> = inputs.iter().map(|v| v.node()).collect();
+        if let (Some(log), Some(&first)) = (t.log_mut(), out_idx.first()) {
+            let active = in_idx.iter().copied().filter(|&i| i != CONSTANT).collect();
+            log.lazy.push((first, out_idx.len() as u32, active));
+        }
         t.push_callback(Box::new(move |adj: &mut Adjoints<'_>| {
             let ob: Vec<f64> = out_idx.iter().map(|&i| adj.get(i)).collect();
             if ob.iter().all(|&a| a == 0.0) {

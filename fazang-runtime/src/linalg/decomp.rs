@@ -4,7 +4,7 @@
 use super::{
     add_all, add_lower, check_square, lower_operands, operands, values, Entry, LinalgError,
 };
-use crate::core::var::{nary_op_iter, vector_op, Var};
+use crate::core::var::{nary_named, vector_named, Var};
 use nalgebra::allocator::Allocator;
 use nalgebra::{Cholesky, DMatrix, DefaultAllocator, Dim, Dyn, Matrix, OMatrix, RawStorage};
 
@@ -55,7 +55,7 @@ where
         .flat_map(|j| (j..n).map(move |i| (i, j)))
         .map(|ij| l[ij])
         .collect();
-    let outs = vector_op(&inputs, &lower, move |ob, ib| {
+    let outs = vector_named("cholesky", &inputs, &lower, move |ob, ib| {
         let mut lbar = DMatrix::zeros(n, n);
         let mut k = 0;
         for j in 0..n {
@@ -132,7 +132,7 @@ where
     operands(b, &mut inputs);
     let (r, c) = x.shape();
     let xs = x.as_slice().to_vec();
-    let outs = vector_op(&inputs, &xs, move |ob, ib| {
+    let outs = vector_named("solve_lower_triangular", &inputs, &xs, move |ob, ib| {
         let mut bbar = DMatrix::from_column_slice(r, c, ob);
         lv.tr_solve_lower_triangular_mut(&mut bbar);
         if A::ACTIVE {
@@ -177,7 +177,7 @@ where
         return Err(singular);
     }
     let partials = inv.transpose();
-    Ok(record_scalar(value, a, &partials))
+    Ok(record_scalar("log_determinant", value, a, &partials))
 }
 
 /// `ln det A` of a symmetric positive definite matrix, read from its lower triangle,
@@ -224,7 +224,7 @@ where
             folded[(i, j)] = inv[(i, j)] + inv[(j, i)];
         }
     }
-    Ok(record_scalar(value, a, &folded))
+    Ok(record_scalar("log_determinant_spd", value, a, &folded))
 }
 
 /// The inverse of a lower triangular matrix with nonzero diagonal, column by column:
@@ -248,6 +248,7 @@ fn lower_inverse(l: &DMatrix<f64>) -> DMatrix<f64> {
 
 /// One node: `value` with partial `partials[(i, j)]` for each entry `a[(i, j)]`.
 fn record_scalar<T: Entry, R: Dim, C: Dim, S: RawStorage<T, R, C>>(
+    name: &'static str,
     value: f64,
     a: &Matrix<T, R, C, S>,
     partials: &DMatrix<f64>,
@@ -255,7 +256,8 @@ fn record_scalar<T: Entry, R: Dim, C: Dim, S: RawStorage<T, R, C>>(
     if !T::ACTIVE {
         return Var::constant(value);
     }
-    nary_op_iter(
+    nary_named(
+        name,
         value,
         a.iter().map(Entry::var).zip(partials.iter().copied()),
     )

@@ -2,7 +2,7 @@
 //! (`vᵀ A v`).
 
 use super::{add_all, operands, values, Entry};
-use crate::core::var::{nary_op_iter, vector_op, Var};
+use crate::core::var::{nary_named, vector_named, Var};
 use nalgebra::allocator::Allocator;
 use nalgebra::{DMatrix, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
 
@@ -52,7 +52,7 @@ where
     operands(a, &mut inputs);
     operands(b, &mut inputs);
     let (na, (m, n)) = (if A::ACTIVE { av.len() } else { 0 }, c.shape());
-    let outs = vector_op(&inputs, c.as_slice(), move |ob, ib| {
+    let outs = vector_named("multiply", &inputs, c.as_slice(), move |ob, ib| {
         let cbar = DMatrix::from_column_slice(m, n, ob);
         if A::ACTIVE {
             add_all(&(&cbar * bv.transpose()), &mut ib[..na]);
@@ -104,7 +104,7 @@ where
     operands(a, &mut inputs);
     operands(b, &mut inputs);
     let (na, k) = (if A::ACTIVE { av.len() } else { 0 }, c.nrows());
-    let outs = vector_op(&inputs, c.as_slice(), move |ob, ib| {
+    let outs = vector_named("quad_form", &inputs, c.as_slice(), move |ob, ib| {
         let cbar = DMatrix::from_column_slice(k, k, ob);
         if A::ACTIVE {
             add_all(&(&bv * &cbar * bv.transpose()), &mut ib[..na]);
@@ -163,7 +163,7 @@ where
         .map(Entry::var)
         .zip(sym.iter().copied())
         .filter(|_| B::ACTIVE);
-    nary_op_iter(value, a_ops.chain(v_ops))
+    nary_named("quad_form_vec", value, a_ops.chain(v_ops))
 }
 
 #[track_caller]

@@ -6,7 +6,8 @@
 //! derivatives to other number types (forward mode).
 
 use super::special;
-use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
+use crate::core::capture::op;
+use crate::core::var::{binary_named, nary_named, unary_named, Var};
 use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
@@ -58,7 +59,7 @@ macro_rules! unary {
                     if self.is_constant() {
                         return Var::constant(v);
                     }
-                    unary_op(v, self, deriv::$name(x, v))
+                    unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
                 }
             )*};
         }
@@ -310,7 +311,7 @@ impl Real for Var {
         let mut p = Partials { ops };
         p.ops.clear();
         partials(&mut p);
-        let out = nary_op_iter(value, p.ops.iter().copied());
+        let out = nary_named("from_partials", value, p.ops.iter().copied());
         PARTIALS.with(|b| b.borrow_mut().push(p.ops));
         out
     }
@@ -320,20 +321,20 @@ impl Real for Var {
     {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
-        Some(crate::core::var::vector_op(&inputs, values, vjp))
+        Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
     }
     impl_unary_var!();
     #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();
         let (da, db) = deriv2::atan2(self.val(), x.val());
-        binary_op(self.val().atan2(x.val()), self, da, x, db)
+        binary_named(op!("atan2"), self.val().atan2(x.val()), self, da, x, db)
     }
     #[inline]
     fn log(self, base: impl Into<Var>) -> Var {
         let b = base.into();
         let (da, db) = deriv2::log(self.val(), b.val());
-        binary_op(self.val().log(b.val()), self, da, b, db)
+        binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
     }
     #[inline]
     fn powi(self, n: i32) -> Var {
@@ -344,21 +345,21 @@ impl Real for Var {
             Some(m) => f64::from(n) * x.powi(m),
             None => f64::from(n) * (x.powi(n) / x),
         };
-        unary_op(x.powi(n), self, d)
+        unary_named(op!("powi"), x.powi(n), self, d)
     }
     #[inline]
     fn powf(self, n: impl Into<Var>) -> Var {
         let y = n.into();
         let v = self.val().powf(y.val());
         let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
-        binary_op(v, self, dx, y, dy)
+        binary_named(op!("powf"), v, self, dx, y, dy)
     }
     #[inline]
     fn hypot(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let h = self.val().hypot(b.val());
         let (da, db) = deriv2::hypot(self.val(), b.val(), h);
-        binary_op(h, self, da, b, db)
+        binary_named(op!("hypot"), h, self, da, b, db)
     }
     #[inline]
     fn min(self, other: impl Into<Var>) -> Var {
@@ -382,7 +383,7 @@ impl Real for Var {
     fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
         let (a, b) = (a.into(), b.into());
         let v = self.val().mul_add(a.val(), b.val());
-        nary_op(v, &[self, a, b], &[a.val(), self.val(), 1.0])
+        nary_named("mul_add", v, [(self, a.val()), (a, self.val()), (b, 1.0)])
     }
     #[inline]
     fn signum(self) -> Var {
@@ -407,19 +408,31 @@ impl Real for Var {
     #[inline]
     fn copysign(self, sign: impl Into<Var>) -> Var {
         let (x, s) = (self.val(), sign.into().val());
-        unary_op(x.copysign(s), self, deriv2::copysign(x, s).0)
+        unary_named(
+            op!("copysign"),
+            x.copysign(s),
+            self,
+            deriv2::copysign(x, s).0,
+        )
     }
     #[inline]
     fn rem_euclid(self, rhs: impl Into<Var>) -> Var {
         let b = rhs.into();
         let r = self.val().rem_euclid(b.val());
         let (da, db) = deriv2::rem(self.val(), b.val(), r);
-        binary_op(r, self, da, b, db)
+        binary_named(op!("rem_euclid"), r, self, da, b, db)
     }
     #[inline]
     fn log_sum_exp(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let (da, db) = deriv2::log_sum_exp(self.val(), b.val());
-        binary_op(special::log_sum_exp2(self.val(), b.val()), self, da, b, db)
+        binary_named(
+            op!("log_sum_exp"),
+            special::log_sum_exp2(self.val(), b.val()),
+            self,
+            da,
+            b,
+            db,
+        )
     }
 }

@@ -3,7 +3,7 @@
 //! On `Var` each result is one recorded node with analytic partials (one operand per
 //! active element), not a chain of elementary operations.
 
-use crate::core::var::{nary_op_iter, Var};
+use crate::core::var::{nary_named, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
 /// through the free functions [`sum`], [`log_sum_exp`] and [`norm2`].
@@ -178,19 +178,23 @@ impl SliceOps for f64 {
 impl SliceOps for Var {
     fn sum_slice(x: &[Var]) -> Var {
         let v = x.iter().map(|x| x.val()).sum();
-        nary_op_iter(v, x.iter().map(|&x| (x, 1.0)))
+        nary_named("sum", v, x.iter().map(|&x| (x, 1.0)))
     }
     fn log_sum_exp_slice(x: &[Var]) -> Var {
         let v = lse(x.iter().map(|x| x.val()));
         if v.is_infinite() {
             return Var::constant(v);
         }
-        nary_op_iter(v, x.iter().map(|&x| (x, (x.val() - v).exp())))
+        nary_named(
+            "log_sum_exp",
+            v,
+            x.iter().map(|&x| (x, (x.val() - v).exp())),
+        )
     }
     fn norm2_slice(x: &[Var]) -> Var {
         let v = norm(x.iter().map(|x| x.val()));
         let inv = if v == 0.0 { 0.0 } else { 1.0 / v };
-        nary_op_iter(v, x.iter().map(|&x| (x, x.val() * inv)))
+        nary_named("norm2", v, x.iter().map(|&x| (x, x.val() * inv)))
     }
 }
 
@@ -209,7 +213,7 @@ impl Mix<Var> for f64 {
     type Output = Var;
     fn dot(a: &[f64], b: &[Var]) -> Var {
         let v = a.iter().zip(b).map(|(x, y)| x * y.val()).sum();
-        nary_op_iter(v, b.iter().zip(a).map(|(&y, &x)| (y, x)))
+        nary_named("dot_product", v, b.iter().zip(a).map(|(&y, &x)| (y, x)))
     }
 }
 
@@ -226,7 +230,7 @@ impl Mix<Var> for Var {
         let v = a.iter().zip(b).map(|(x, y)| x.val() * y.val()).sum();
         let left = a.iter().zip(b).map(|(&x, y)| (x, y.val()));
         let right = b.iter().zip(a).map(|(&y, x)| (y, x.val()));
-        nary_op_iter(v, left.chain(right))
+        nary_named("dot_product", v, left.chain(right))
     }
 }
 
@@ -248,7 +252,7 @@ pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
             ops.push(x);
         }
     }
-    let out = nary_op_iter(total, ops.iter().map(|&x| (x, 1.0)));
+    let out = nary_named("sum", total, ops.iter().map(|&x| (x, 1.0)));
     SUM_BUF.with(|b| *b.borrow_mut() = ops);
     out
 }
