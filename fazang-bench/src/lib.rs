@@ -7,6 +7,8 @@
 //! answer). The `ratios` binary times them all and prints one table; the criterion
 //! bench `gradients` times the same variants for the details.
 
+#![forbid(unsafe_code)]
+
 pub mod data;
 pub mod peers;
 pub mod report;

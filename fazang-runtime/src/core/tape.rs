@@ -87,6 +87,16 @@ pub(super) struct Scope {
 ///
 /// Indices are node indices. Nodes below the sweep's lower bound (variables of an outer
 /// scope during [`gradient`](crate::gradient)) read as zero and ignore additions.
+///
+/// ```
+/// // What a custom sweep step sees (fazang passes it to callbacks it records itself;
+/// // `vector_op` closures see plain slices instead).
+/// fn double(adj: &mut fazang::Adjoints<'_>, i: u32) {
+///     let a = adj.get(i);
+///     adj.add(i, a);
+/// }
+/// # let _ = double;
+/// ```
 pub struct Adjoints<'a> {
     adj: &'a mut [f64],
     lo: usize,
@@ -94,6 +104,13 @@ pub struct Adjoints<'a> {
 
 impl Adjoints<'_> {
     /// The adjoint of node `i` (zero for nodes outside the sweep).
+    ///
+    /// ```
+    /// fn read(adj: &fazang::Adjoints<'_>, i: u32) -> f64 {
+    ///     adj.get(i)
+    /// }
+    /// # let _ = read;
+    /// ```
     #[inline]
     pub fn get(&self, i: u32) -> f64 {
         let k = (i as usize).wrapping_sub(self.lo);
@@ -101,6 +118,13 @@ impl Adjoints<'_> {
     }
 
     /// Add `v` to the adjoint of node `i` (ignored for nodes outside the sweep).
+    ///
+    /// ```
+    /// fn bump(adj: &mut fazang::Adjoints<'_>, i: u32) {
+    ///     adj.add(i, 1.0);
+    /// }
+    /// # let _ = bump;
+    /// ```
     #[inline]
     pub fn add(&mut self, i: u32, v: f64) {
         let k = (i as usize).wrapping_sub(self.lo);
@@ -723,6 +747,11 @@ pub struct TapeStats {
 impl TapeStats {
     /// Bytes the recording arrays hold for this content: 12 per operand record (a `u32`
     /// index and an `f64` partial) plus 8 per node for its adjoint slot.
+    ///
+    /// ```
+    /// let s = fazang::TapeStats { nodes: 3, operands: 4, callbacks: 0, depth: 0 };
+    /// assert_eq!(s.bytes(), 4 * 12 + 3 * 8);
+    /// ```
     pub fn bytes(&self) -> usize {
         self.operands * 12 + self.nodes * 8
     }

@@ -83,6 +83,13 @@ impl Var {
     }
 
     /// Whether this is a constant (records nothing, adjoint zero).
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// assert!(Var::constant(1.0).is_constant() && Var::from(2.0).is_constant());
+    /// assert!(!Var::new(1.0).is_constant());
+    /// # fazang::clear_tape();
+    /// ```
     #[inline]
     pub fn is_constant(&self) -> bool {
         self.node() == CONSTANT

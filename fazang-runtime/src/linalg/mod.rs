@@ -75,8 +75,18 @@ pub trait Entry: nalgebra::Scalar + Copy {
     /// Whether entries of this type can be active (take part in the gradient).
     const ACTIVE: bool;
     /// The value.
+    ///
+    /// ```
+    /// use fazang::linalg::Entry;
+    /// assert_eq!(fazang::Var::constant(1.5).value(), 1.5);
+    /// ```
     fn value(&self) -> f64;
     /// The entry as a `Var` (a constant for `f64`).
+    ///
+    /// ```
+    /// use fazang::linalg::Entry;
+    /// assert!(Entry::var(&2.0_f64).is_constant());
+    /// ```
     fn var(&self) -> Var;
 }
 

@@ -21,6 +21,15 @@ macro_rules! unary {
             use super::*;
             $(
                 #[doc = concat!("Derivative of `", stringify!($name), "` at `x`, given its value `v`.")]
+                #[doc = ""]
+                #[doc = "```"]
+                #[doc = "use fazang::math::elementary::deriv;"]
+                #[doc = concat!("// the partial `Var::", stringify!($name), "` records, here at x = 0.75")]
+                #[doc = concat!("let (x, v) = (0.75_f64, fazang::Real::", stringify!($name), "(0.75_f64));")]
+                #[doc = concat!("let g = fazang::gradient(|x| fazang::Real::", stringify!($name), "(x[0]), &[x]).1[0];")]
+                #[doc = concat!("let d = deriv::", stringify!($name), "(x, v);")]
+                #[doc = "assert!(d == g || d.is_nan() && g.is_nan()); // NaN outside the domain"]
+                #[doc = "```"]
                 #[inline]
                 #[allow(unused_variables)]
                 pub fn $name($x: f64, $v: f64) -> f64 {
@@ -108,6 +117,12 @@ unary! {
 /// Partials of the binary functions: `(d/da, d/db)` of `f(a, b)` with value `v`.
 pub mod deriv2 {
     /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::atan2(1.0, 1.0), (0.5, -0.5));
+    /// assert_eq!(deriv2::atan2(0.0, 0.0), (0.0, 0.0));
+    /// ```
     #[inline]
     pub fn atan2(y: f64, x: f64) -> (f64, f64) {
         let r2 = x * x + y * y;
@@ -120,6 +135,12 @@ pub mod deriv2 {
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
     /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, dy) = deriv2::powf(2.0, 3.0, 8.0);
+    /// assert_eq!((dx, dy), (12.0, 8.0 * 2.0_f64.ln()));
+    /// ```
     #[inline]
     pub fn powf(x: f64, y: f64, v: f64) -> (f64, f64) {
         let dx = if y == 0.0 { 0.0 } else { y * x.powf(y - 1.0) };
@@ -128,6 +149,11 @@ pub mod deriv2 {
     }
 
     /// `hypot(a, b) = h`: (a/h, b/h), (0, 0) where h = 0.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::hypot(3.0, 4.0, 5.0), (0.6, 0.8));
+    /// ```
     #[inline]
     pub fn hypot(a: f64, b: f64, h: f64) -> (f64, f64) {
         if h == 0.0 {
@@ -138,6 +164,13 @@ pub mod deriv2 {
     }
 
     /// `log(x, b) = ln x / ln b`: (1/(x ln b), -ln x/(b ln² b)).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, db) = deriv2::log(8.0, 2.0);
+    /// assert_eq!(dx, 1.0 / (8.0 * 2.0_f64.ln()));
+    /// assert!((db - -3.0 / (2.0 * 2.0_f64.ln())).abs() < 1e-15);
+    /// ```
     #[inline]
     pub fn log(x: f64, b: f64) -> (f64, f64) {
         let lb = b.ln();
@@ -145,6 +178,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::max(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::max_picks_first(2.0, 1.0) && deriv2::max_picks_first(1.0, f64::NAN));
+    /// ```
     #[inline]
     pub fn max_picks_first(a: f64, b: f64) -> bool {
         a >= b || b.is_nan()
@@ -152,6 +190,11 @@ pub mod deriv2 {
 
     /// `copysign(x, s)`: (±1, 0): 1 where the sign bits of `x` and `s` agree, -1 where
     /// they differ, and 0 at `x = 0` (as `abs`, which is `copysign(x, 1)`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::copysign(2.0, -1.0), (-1.0, 0.0));
+    /// ```
     #[inline]
     pub fn copysign(x: f64, s: f64) -> (f64, f64) {
         let dx = if x == 0.0 {
@@ -167,6 +210,11 @@ pub mod deriv2 {
     /// `a % b = r` and `a.rem_euclid(b) = r`: (1, -q) with `q = (a - r) / b` the integer
     /// quotient that produced `r` (exactly, for |q| < 2⁵²; from the rounded `a / b` it
     /// could be off by one next to a multiple of `b`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::rem(7.0, 2.0, 7.0 % 2.0), (1.0, -3.0));
+    /// ```
     #[inline]
     pub fn rem(a: f64, b: f64, r: f64) -> (f64, f64) {
         (1.0, -((a - r) / b).round())
@@ -174,6 +222,11 @@ pub mod deriv2 {
 
     /// `log_sum_exp(a, b)`: (σ(a - b), σ(b - a)) with σ the logistic function; (1/2, 1/2)
     /// where a = b (also both infinite).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::log_sum_exp(1.0, 1.0), (0.5, 0.5));
+    /// ```
     #[inline]
     pub fn log_sum_exp(a: f64, b: f64) -> (f64, f64) {
         if a == b {
@@ -185,6 +238,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::min(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::min_picks_first(1.0, 2.0) && !deriv2::min_picks_first(3.0, 2.0));
+    /// ```
     #[inline]
     pub fn min_picks_first(a: f64, b: f64) -> bool {
         a <= b || b.is_nan()

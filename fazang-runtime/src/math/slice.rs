@@ -7,21 +7,53 @@ use crate::core::var::{nary_named, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
 /// through the free functions [`sum`], [`log_sum_exp`] and [`norm2`].
+///
+/// ```
+/// use fazang::SliceOps;
+/// assert_eq!(f64::sum_slice(&[1.0, 2.0]), fazang::sum(&[1.0, 2.0]));
+/// ```
 pub trait SliceOps: Sized {
     /// Σ xᵢ.
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::sum_slice(&[1.0, 2.5]), 3.5);
+    /// ```
     fn sum_slice(x: &[Self]) -> Self;
     /// ln Σ exp xᵢ.
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::log_sum_exp_slice(&[0.0, 0.0]), 2.0_f64.ln());
+    /// ```
     fn log_sum_exp_slice(x: &[Self]) -> Self;
     /// √Σ xᵢ².
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::norm2_slice(&[3.0, 4.0]), 5.0);
+    /// ```
     fn norm2_slice(x: &[Self]) -> Self;
 }
 
 /// Binary slice functions between `Self` and `B`, one impl per type combination
 /// (`f64`/`f64`, `f64`/`Var`, `Var`/`f64`, `Var`/`Var`): Fazang's mixed arguments.
+///
+/// ```
+/// use fazang::{Mix, Var};
+/// // f64 with Var mixes to Var: the result of a mixed dot product is active
+/// let d: <f64 as Mix<Var>>::Output = fazang::dot_product(&[1.0], &[Var::constant(2.0)]);
+/// assert_eq!(d.val(), 2.0);
+/// ```
 pub trait Mix<B>: Sized {
     /// The result type: active if either side is.
     type Output;
     /// Σ aᵢ bᵢ (equal lengths, checked by [`dot_product`]).
+    ///
+    /// ```
+    /// use fazang::Mix;
+    /// assert_eq!(<f64 as Mix<f64>>::dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+    /// ```
     fn dot(a: &[Self], b: &[B]) -> Self::Output;
 }
 

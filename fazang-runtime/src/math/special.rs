@@ -3,6 +3,11 @@
 use std::f64::consts::PI;
 
 /// `sign(x)`, but 0 at x = 0 (the conventional derivative of `abs` there); NaN stays NaN.
+///
+/// ```
+/// use fazang::math::special::sign_or_zero;
+/// assert_eq!([sign_or_zero(-2.0), sign_or_zero(0.0), sign_or_zero(3.0)], [-1.0, 0.0, 1.0]);
+/// ```
 #[inline]
 pub fn sign_or_zero(x: f64) -> f64 {
     if x > 0.0 {
@@ -17,6 +22,12 @@ pub fn sign_or_zero(x: f64) -> f64 {
 }
 
 /// The logistic function 1/(1+e^(-x)), without overflow for large |x|.
+///
+/// ```
+/// use fazang::math::special::inv_logit;
+/// assert_eq!(inv_logit(0.0), 0.5);
+/// assert_eq!((inv_logit(-800.0), inv_logit(800.0)), (0.0, 1.0)); // no NaN from e^800
+/// ```
 #[inline]
 pub fn inv_logit(x: f64) -> f64 {
     if x >= 0.0 {
@@ -29,6 +40,12 @@ pub fn inv_logit(x: f64) -> f64 {
 
 /// ln(1 + eˣ) (softplus): x + ln(1 + e⁻ˣ) for x > 0, so it neither overflows nor loses
 /// the small tail for very negative x (where it is about eˣ).
+///
+/// ```
+/// use fazang::math::special::log1p_exp;
+/// assert_eq!(log1p_exp(0.0), 2.0_f64.ln());
+/// assert_eq!(log1p_exp(800.0), 800.0); // no overflow
+/// ```
 #[inline]
 pub fn log1p_exp(x: f64) -> f64 {
     if x > 0.0 {
@@ -40,6 +57,12 @@ pub fn log1p_exp(x: f64) -> f64 {
 
 /// ln(eᵃ + eᵇ) = max + ln(1 + e^(-|a - b|)): no overflow, -∞ if both are -∞, +∞ if
 /// either is +∞, NaN if either is NaN.
+///
+/// ```
+/// use fazang::math::special::log_sum_exp2;
+/// assert_eq!(log_sum_exp2(1000.0, 1000.0), 1000.0 + std::f64::consts::LN_2);
+/// assert_eq!(log_sum_exp2(f64::NEG_INFINITY, 0.0), 0.0);
+/// ```
 #[inline]
 pub fn log_sum_exp2(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
@@ -59,6 +82,12 @@ pub fn log_sum_exp2(a: f64, b: f64) -> f64 {
 /// to x ≥ 10, then the asymptotic series in 1/x² up to the B₁₄ term (the first term left
 /// out, 3617/(8160 x¹⁶), is below 5e-17 there).
 /// Poles (x = 0, -1, -2, ...) give NaN.
+///
+/// ```
+/// use fazang::math::special::digamma;
+/// // ψ(1) = -γ (Euler-Mascheroni)
+/// assert!((digamma(1.0) + 0.577_215_664_901_532_9).abs() < 1e-15);
+/// ```
 pub fn digamma(x: f64) -> f64 {
     if x.is_nan() || x == f64::NEG_INFINITY {
         return f64::NAN;

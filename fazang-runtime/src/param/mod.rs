@@ -160,6 +160,11 @@ pub struct Inputs {
 
 impl Inputs {
     /// No inputs yet (records nothing).
+    ///
+    /// ```
+    /// let inputs = fazang::param::Inputs::new();
+    /// assert!(inputs.is_empty());
+    /// ```
     pub fn new() -> Inputs {
         Inputs::default()
     }
