@@ -2,14 +2,15 @@
 //! [`graph`](crate::graph) to draw.
 //!
 //! The tape stores neither (a `Var` carries its value; the sweep needs no names). Every
-//! recording call passes a [`Label`] *closure* to the tape, which calls it only on its
-//! cold path: the one taken when the node count would pass the tape's `limit`. Normally
-//! that limit is the tape's capacity, so the closure is never called and compiles away;
-//! during a capture the limit follows the node count, so every node takes the cold path
-//! and is logged here. The normal recording path does exactly the comparison it did
-//! before (against a field instead of a constant).
+//! recording call passes a [`Label`] (the operation's name, a constant of a zero-sized
+//! [`OpName`] type, and the value) to the tape, which reads it only on its cold path: the
+//! one taken when the node count passes the keys' limit (see `core::keys`). Normally that
+//! limit is the end of the current block of serials, so the label is never read and
+//! costs nothing but its construction in a block that does not run; during a capture
+//! the limit follows the node count, so every node takes the cold path and is logged
+//! here. The normal recording path does exactly the comparison it did before.
 
-use super::tape::{Tape, FIRST, INDEX, MAX_NODES, NO_OPERAND};
+use super::tape::{Tape, FIRST, INDEX, NO_OPERAND};
 
 /// The name of an operation as a type (zero-sized values made by [`op!`]), so that
 /// recording helpers take it with no runtime argument: it is a constant of the cold path.
@@ -35,8 +36,9 @@ pub(crate) use op;
 pub(crate) enum Label<'a> {
     /// One result: the operation's name and the value.
     Op(&'static str, f64),
-    /// Independent variables with these values (inputs of a gradient, `Var::new`).
-    Inputs(&'a [f64]),
+    /// Several results of one operation with these values (the inputs of a gradient,
+    /// the outputs of a `vector_op`).
+    Many(&'static str, &'a [f64]),
 }
 
 /// Names and values of the nodes recorded since a capture began, by node index from
@@ -59,9 +61,9 @@ impl GraphLog {
         self.lazy.retain(|l| l.0 < first);
         match label {
             Label::Op(name, value) => self.entries.push((name, value)),
-            Label::Inputs(values) => {
+            Label::Many(name, values) => {
                 debug_assert_eq!(values.len(), k as usize);
-                self.entries.extend(values.iter().map(|&v| ("input", v)));
+                self.entries.extend(values.iter().map(|&v| (name, v)));
             }
         }
     }
@@ -88,7 +90,7 @@ impl Tape {
             entries: Vec::new(),
             lazy: Vec::new(),
         }));
-        self.limit = self.nodes;
+        self.keys.capture(Some(self.nodes));
     }
 
     /// Whether a capture is logging (`vector_op` then logs its operands).
@@ -99,7 +101,7 @@ impl Tape {
     /// Stop logging; the index of the innermost scope's first node, and its nodes with
     /// their names, values, operands and (after a sweep) adjoints, in recording order.
     pub(crate) fn end_capture(&mut self) -> (u32, Vec<RawNode>) {
-        self.limit = MAX_NODES;
+        self.keys.capture(None);
         let scope = self.scope();
         let Some(log) = self.log.take() else {
             return (scope.nodes, Vec::new());

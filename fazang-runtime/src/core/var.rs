@@ -1,14 +1,18 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
 use super::capture::{op, OpName};
-use super::tape::{with_tape, Adjoints, TapeStats, LANES};
+use super::sweep::Adjoints;
+use super::tape::{with_tape, TapeStats, LANES};
 use std::fmt;
 
-/// Node index of constants: they are never recorded.
-const CONSTANT: u32 = u32::MAX;
+/// Key of constants: they are never recorded (no node has this key).
+const CONSTANT: u64 = u64::MAX;
 
-/// A `Copy` handle to a value on the current thread's tape (16 bytes: the value, its node
-/// index and the generation of the scope it was created in).
+/// Node index standing for a constant input of [`vector_op`].
+const NO_NODE: u32 = u32::MAX;
+
+/// A `Copy` handle to a value on the current thread's tape (16 bytes: the value and the
+/// key of its node, a number never reused, so a `Var` whose node is gone is detected).
 ///
 /// Arithmetic between `Var`s, `f64`s and references records onto the tape; a backward
 /// sweep started by [`grad`](Var::grad) fills in adjoints.
@@ -31,9 +35,8 @@ const CONSTANT: u32 = u32::MAX;
 #[derive(Clone, Copy)]
 pub struct Var {
     val: f64,
-    /// The node index in the low 32 bits and the scope generation in the high 32 (one
-    /// integer, so that a `Var` is a pair of scalars and passes and returns in two
-    /// registers).
+    /// The key of the node (see `core::keys`): one integer, so that a `Var` is a pair of
+    /// scalars and passes and returns in two registers.
     key: u64,
 }
 
@@ -49,8 +52,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn new(v: f64) -> Var {
-        let (idx, gen) = record0(v);
-        Var::recorded(v, idx, gen)
+        Var::recorded(v, record0(v))
     }
 
     /// A constant: it records nothing and its adjoint is always zero.
@@ -64,7 +66,7 @@ impl Var {
     pub const fn constant(v: f64) -> Var {
         Var {
             val: v,
-            key: CONSTANT as u64,
+            key: CONSTANT,
         }
     }
 
@@ -92,10 +94,12 @@ impl Var {
     /// ```
     #[inline]
     pub fn is_constant(&self) -> bool {
-        self.node() == CONSTANT
+        self.key == CONSTANT
     }
 
     /// The node index on the tape, or `None` for constants (for custom operations).
+    ///
+    /// Panics if the variable's scope has ended or it belongs to another thread.
     ///
     /// ```
     /// # use fazang::prelude::*;
@@ -105,7 +109,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn index(&self) -> Option<u32> {
-        (!self.is_constant()).then_some(self.node())
+        (!self.is_constant()).then(|| with_tape(|t| t.lookup(self.key)))
     }
 
     /// The adjoint: the derivative of the last [`grad`](Var::grad) seed with respect to
@@ -126,7 +130,7 @@ impl Var {
         if self.is_constant() {
             return 0.0;
         }
-        read_adj(self.node(), self.generation())
+        with_tape(|t| t.adj(t.lookup(self.key)))
     }
 
     /// Backward sweep seeded at this variable: its adjoint is set to 1 and every node of
@@ -146,8 +150,8 @@ impl Var {
             return;
         }
         with_tape(|t| {
-            t.check(self.generation());
-            t.grad(self.node());
+            let i = t.lookup(self.key);
+            t.grad(i);
         })
     }
 
@@ -159,29 +163,14 @@ impl Var {
             if self.is_constant() {
                 return t.grad_in_scope(None);
             }
-            t.check(self.generation());
-            t.grad_in_scope(Some(self.node()));
+            let i = t.lookup(self.key);
+            t.grad_in_scope(Some(i));
         })
     }
 
-    #[inline]
-    fn recorded(val: f64, idx: u32, gen: u32) -> Var {
-        Var {
-            val,
-            key: u64::from(gen) << 32 | u64::from(idx),
-        }
-    }
-
-    /// The node index (`CONSTANT` for constants).
-    #[inline]
-    fn node(&self) -> u32 {
-        self.key as u32
-    }
-
-    /// The generation of the scope the variable was created in (0 for constants).
-    #[inline]
-    fn generation(&self) -> u32 {
-        (self.key >> 32) as u32
+    #[inline(always)]
+    fn recorded(val: f64, key: u64) -> Var {
+        Var { val, key }
     }
 }
 
@@ -203,8 +192,10 @@ pub fn set_zero_all_adj() {
     with_tape(|t| t.zero_all());
 }
 
-/// Discard everything recorded at top level on this thread's tape, releasing nothing
-/// but making the space reusable. Every `Var` created so far becomes invalid.
+/// Discard everything recorded at top level on this thread's tape, making the space
+/// reusable. Every `Var` created so far becomes invalid. Memory is kept for the next
+/// recording, unless this recording was much larger than the recent ones (then the
+/// excess is given back; [`release_tape_memory`] gives back all of it).
 ///
 /// Panics if called inside a nested scope.
 ///
@@ -234,6 +225,43 @@ pub fn tape_stats() -> TapeStats {
     with_tape(|t| t.stats())
 }
 
+/// Give back to the allocator all memory this thread's tape holds beyond what it records
+/// now (after an unusually large gradient, say). What is recorded stays valid; the next
+/// recordings grow the tape again as needed.
+///
+/// The tape gives back memory by itself too: when the outermost nested scope ends or
+/// [`clear_tape`] is called after a recording more than 4 times larger than the recent
+/// ones (and above about 1 MB), the excess is released down to twice the recent size.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let (v, g) = gradient(|x| (0..1_000_000).map(|i| x[0] * (i as f64)).sum(), &[1.0]);
+/// release_tape_memory();
+/// assert!(tape_reserved_bytes() < 1000);
+/// # let _ = (v, g);
+/// ```
+pub fn release_tape_memory() {
+    with_tape(|t| t.release());
+    crate::math::release_buffers();
+    crate::drivers::release_buffers();
+}
+
+/// Bytes this thread's tape has reserved: the capacity of its arrays, which may exceed
+/// what it holds now ([`TapeStats::bytes`]).
+///
+/// ```
+/// # use fazang::prelude::*;
+/// release_tape_memory();
+/// let before = tape_reserved_bytes();
+/// let x = Var::new(1.0);
+/// let _y = x * x;
+/// assert!(tape_reserved_bytes() > before);
+/// # fazang::clear_tape();
+/// ```
+pub fn tape_reserved_bytes() -> usize {
+    with_tape(|t| t.reserved_bytes())
+}
+
 /// Record a result of one operand: `value` with partial `dx` = d value / d `x`.
 ///
 /// This is how every unary function of fazang is written (Fazang's chapter 5, MESA's
@@ -256,62 +284,44 @@ pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
     unary_named(op!("unary_op"), value, x, dx)
 }
 
-/// [`unary_op`] for an operation called `name` (the name a graph capture shows).
+/// [`unary_op`] for the operation named by `N` (what a graph capture shows).
 #[inline]
-pub(crate) fn unary_named<N: OpName>(name: N, value: f64, x: Var, dx: f64) -> Var {
+pub(crate) fn unary_named<N: OpName>(_: N, value: f64, x: Var, dx: f64) -> Var {
     if x.is_constant() {
         return Var::constant(value);
     }
-    let (idx, gen) = record1(x.node(), x.generation(), dx, name, value);
-    Var::recorded(value, idx, gen)
+    Var::recorded(value, record1::<N>(x.key, dx, value))
 }
 
 // The recording helpers below each visit the tape once; they are small enough to inline
-// into the operators once the thread-local access itself inlines (see `with_tape`). The
-// name and value they pass on reach the tape only during a graph capture (see
-// `core::capture`).
+// into the operators once the thread-local access itself inlines (see `with_tape`).
 
-/// Record a node with operand `a` (of generation `gen`); returns (node, generation).
+/// Record a node with operand `a`; returns its key.
 #[inline]
-fn record1<N: OpName>(a: u32, gen: u32, da: f64, _: N, value: f64) -> (u32, u32) {
+fn record1<N: OpName>(a: u64, da: f64, value: f64) -> u64 {
     with_tape(|t| {
-        t.check(gen);
-        (t.push1(a, da, N::NAME, value), t.gen())
+        let a = t.lookup(a);
+        let i = t.push1(a, da, N::NAME, value);
+        t.key(i)
     })
 }
 
-/// Record a node with operands `a` and `b`; returns (node, generation).
+/// Record a node with operands `a` and `b`; returns its key.
 #[inline]
-#[allow(clippy::too_many_arguments)]
-fn record2<N: OpName>(
-    a: u32,
-    ga: u32,
-    da: f64,
-    b: u32,
-    gb: u32,
-    db: f64,
-    _: N,
-    value: f64,
-) -> (u32, u32) {
+fn record2<N: OpName>(a: u64, da: f64, b: u64, db: f64, value: f64) -> u64 {
     with_tape(|t| {
-        t.check(ga);
-        t.check(gb);
-        (t.push2(a, da, b, db, N::NAME, value), t.gen())
+        let (a, b) = (t.lookup(a), t.lookup(b));
+        let i = t.push2(a, da, b, db, N::NAME, value);
+        t.key(i)
     })
 }
 
-/// Record an independent variable; returns (node, generation).
+/// Record an independent variable; returns its key.
 #[inline]
-fn record0(value: f64) -> (u32, u32) {
-    with_tape(|t| (t.push_independent("var", value), t.gen()))
-}
-
-/// The adjoint of node `i` of generation `gen`.
-#[inline]
-fn read_adj(i: u32, gen: u32) -> f64 {
+fn record0(value: f64) -> u64 {
     with_tape(|t| {
-        t.check(gen);
-        t.adj(i)
+        let i = t.push_independent("var", value);
+        t.key(i)
     })
 }
 
@@ -335,7 +345,7 @@ pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
     binary_named(op!("binary_op"), value, a, da, b, db)
 }
 
-/// [`binary_op`] for an operation called `name` (the name a graph capture shows).
+/// [`binary_op`] for the operation named by `N` (what a graph capture shows).
 #[inline]
 pub(crate) fn binary_named<N: OpName>(
     name: N,
@@ -349,11 +359,7 @@ pub(crate) fn binary_named<N: OpName>(
         (true, true) => Var::constant(value),
         (false, true) => unary_named(name, value, a, da),
         (true, false) => unary_named(name, value, b, db),
-        (false, false) => {
-            let (ga, gb) = (a.generation(), b.generation());
-            let (idx, gen) = record2(a.node(), ga, da, b.node(), gb, db, name, value);
-            Var::recorded(value, idx, gen)
-        }
+        (false, false) => Var::recorded(value, record2::<N>(a.key, da, b.key, db, value)),
     }
 }
 
@@ -401,27 +407,19 @@ pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) 
     nary_named("nary_op", value, operands)
 }
 
-/// [`nary_op_iter`] for an operation called `name` (the name a graph capture shows).
+/// [`nary_op_iter`] for an operation called `name` (what a graph capture shows).
 pub(crate) fn nary_named(
     name: &'static str,
     value: f64,
     operands: impl IntoIterator<Item = (Var, f64)>,
 ) -> Var {
-    let operands = operands.into_iter();
-    with_tape(|t| {
-        let start = t.begin_node();
-        t.reserve_operands(operands.size_hint().0);
-        for (v, p) in operands {
-            if !v.is_constant() {
-                t.check(v.generation());
-                t.push_operand(v.node(), p);
-            }
-        }
-        match t.end_node(start, name, value) {
-            Some(idx) => Var::recorded(value, idx, t.gen()),
+    let operands = operands.into_iter().filter(|(v, _)| !v.is_constant());
+    with_tape(
+        |t| match t.push_node(operands.map(|(v, p)| (v.key, p)), name, value) {
+            Some(i) => Var::recorded(value, t.key(i)),
             None => Var::constant(value),
-        }
-    })
+        },
+    )
 }
 
 /// Record one independent variable per entry of `x` into `out` (as long as `x`), in one
@@ -429,29 +427,11 @@ pub(crate) fn nary_named(
 pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
     debug_assert_eq!(x.len(), out.len());
     with_tape(|t| {
-        let first = t.push_independents(x);
-        let gen = t.gen();
+        let first = t.push_independents("input", x);
         for ((o, &v), i) in out.iter_mut().zip(x).zip(first..) {
-            *o = Var::recorded(v, i, gen);
+            *o = Var::recorded(v, t.key(i));
         }
     })
-}
-
-/// The adjoints of the `out.len()` consecutive nodes starting at `first` (a recorded
-/// variable), in one visit to the tape.
-pub(crate) fn read_run(first: Var, out: &mut [f64]) {
-    with_tape(|t| {
-        t.check(first.generation());
-        for (o, i) in out.iter_mut().zip(first.node()..) {
-            *o = t.adj(i);
-        }
-    })
-}
-
-/// The variable `k` nodes after the recorded variable `first`, in its scope (its value is
-/// not known here and reads NaN: for node-indexed uses such as Jacobian columns).
-pub(crate) fn nth_after(first: Var, k: u32) -> Var {
-    Var::recorded(f64::NAN, first.node() + k, first.generation())
 }
 
 /// The Jacobian rows `rows[r][j] = d ys[r] / d xs[j]` over the innermost scope: one
@@ -460,25 +440,27 @@ pub(crate) fn nth_after(first: Var, k: u32) -> Var {
 pub(crate) fn jacobian_into(ys: &[Var], xs: &[Var], rows: &mut [Vec<f64>]) {
     debug_assert_eq!(ys.len(), rows.len());
     with_tape(|t| {
-        for v in ys.iter().chain(xs).filter(|v| !v.is_constant()) {
-            t.check(v.generation());
+        let node = |t: &super::tape::Tape, v: &Var| (!v.is_constant()).then(|| t.lookup(v.key));
+        // Every variable is checked before anything is swept.
+        for v in ys.iter().chain(xs) {
+            node(t, v);
         }
         let mut seeds = [None; LANES];
         for (ys, rows) in ys.chunks(LANES).zip(rows.chunks_mut(LANES)) {
             for (s, y) in seeds.iter_mut().zip(ys) {
-                *s = y.index();
+                *s = node(t, y);
             }
             if t.sweep_lanes(&seeds[..ys.len()]) {
                 for (l, row) in rows.iter_mut().enumerate() {
                     for (r, x) in row.iter_mut().zip(xs) {
-                        *r = x.index().map_or(0.0, |i| t.lane_adj(i, l));
+                        *r = node(t, x).map_or(0.0, |i| t.lane_adj(i, l));
                     }
                 }
             } else {
                 for (row, y) in rows.iter_mut().zip(ys) {
-                    t.grad_in_scope(y.index());
+                    t.grad_in_scope(node(t, y));
                     for (r, x) in row.iter_mut().zip(xs) {
-                        *r = x.index().map_or(0.0, |i| t.adj(i));
+                        *r = node(t, x).map_or(0.0, |i| t.adj(i));
                     }
                 }
             }
@@ -494,15 +476,14 @@ pub(crate) fn grad_in_scope_into(y: Var, xs: &[Var], g: &mut [f64]) {
         if y.is_constant() {
             t.grad_in_scope(None);
         } else {
-            t.check(y.generation());
-            t.grad_in_scope(Some(y.node()));
+            let i = t.lookup(y.key);
+            t.grad_in_scope(Some(i));
         }
         for (gi, x) in g.iter_mut().zip(xs) {
             *gi = if x.is_constant() {
                 0.0
             } else {
-                t.check(x.generation());
-                t.adj(x.node())
+                t.adj(t.lookup(x.key))
             };
         }
     })
@@ -538,7 +519,7 @@ pub fn vector_op(
     vector_named("vector_op", inputs, values, vjp)
 }
 
-/// [`vector_op`] for an operation called `name` (the name a graph capture shows).
+/// [`vector_op`] for an operation called `name` (what a graph capture shows).
 pub(crate) fn vector_named(
     name: &'static str,
     inputs: &[Var],
@@ -549,20 +530,28 @@ pub(crate) fn vector_named(
         return values.iter().map(|&v| Var::constant(v)).collect();
     }
     with_tape(|t| {
-        for v in inputs.iter().filter(|v| !v.is_constant()) {
-            t.check(v.generation());
+        // Every input is looked up (and checked) before anything is recorded.
+        let in_idx: Vec<u32> = inputs
+            .iter()
+            .map(|v| {
+                if v.is_constant() {
+                    NO_NODE
+                } else {
+                    t.lookup(v.key)
+                }
+            })
+            .collect();
+        let first = t.push_independents(name, values);
+        if let Some(log) = t.log_mut() {
+            let active = in_idx.iter().copied().filter(|&i| i != NO_NODE).collect();
+            log.lazy.push((first, values.len() as u32, active));
         }
-        let gen = t.gen();
         let outs: Vec<Var> = values
             .iter()
-            .map(|&v| Var::recorded(v, t.push_independent(name, v), gen))
+            .zip(first..)
+            .map(|(&v, i)| Var::recorded(v, t.key(i)))
             .collect();
-        let out_idx: Vec<u32> = outs.iter().map(|o| o.node()).collect();
-        let in_idx: Vec<u32> = inputs.iter().map(|v| v.node()).collect();
-        if let (Some(log), Some(&first)) = (t.log_mut(), out_idx.first()) {
-            let active = in_idx.iter().copied().filter(|&i| i != CONSTANT).collect();
-            log.lazy.push((first, out_idx.len() as u32, active));
-        }
+        let out_idx: Vec<u32> = (first..).take(values.len()).collect();
         t.push_callback(Box::new(move |adj: &mut Adjoints<'_>| {
             let ob: Vec<f64> = out_idx.iter().map(|&i| adj.get(i)).collect();
             if ob.iter().all(|&a| a == 0.0) {
@@ -571,7 +560,7 @@ pub(crate) fn vector_named(
             let mut ib = vec![0.0; in_idx.len()];
             vjp(&ob, &mut ib);
             for (&i, &g) in in_idx.iter().zip(&ib) {
-                if i != CONSTANT {
+                if i != NO_NODE {
                     adj.add(i, g);
                 }
             }
@@ -630,3 +619,23 @@ macro_rules! fmt_as_f64 {
     )*};
 }
 fmt_as_f64!(Display, LowerExp, UpperExp, Debug);
+
+/// The adjoints of the `out.len()` consecutive nodes starting at the node of `first` (a
+/// recorded variable), in one visit to the tape.
+pub(crate) fn read_run(first: Var, out: &mut [f64]) {
+    with_tape(|t| {
+        let i0 = t.lookup(first.key);
+        for (o, i) in out.iter_mut().zip(i0..) {
+            *o = t.adj(i);
+        }
+    })
+}
+
+/// The variable `k` nodes after the node of the recorded variable `first` (its value is
+/// not known here and reads NaN: for node-indexed uses such as Jacobian columns).
+pub(crate) fn nth_after(first: Var, k: u32) -> Var {
+    with_tape(|t| {
+        let i = t.lookup(first.key) + k;
+        Var::recorded(f64::NAN, t.keys.key_at(i))
+    })
+}

@@ -1,7 +1,9 @@
 //! Distributions of successes: Bernoulli (probability and logit) and binomial.
 
 use super::args::{Arg, IntArg};
-use super::check::{check_bounded, check_consistent_sizes, check_nonnegative, check_not_nan};
+use super::check::{
+    check_bounded, check_bounded_int, check_consistent_sizes, check_nonnegative, check_not_nan,
+};
 use super::kernel::{density, Hoist};
 use super::special::{div0, lchoose, log1p_exp, mul_log};
 use super::DomainError;
@@ -153,8 +155,9 @@ where
             ("Probability parameter", theta.vector_len()),
         ],
     )?;
-    check_bounded(F, "Successes variable", n, 0i64, trials)?;
+    // N first, so that N < 0 is reported as such rather than as n out of [0, N].
     check_nonnegative(F, "Population size parameter", trials)?;
+    check_bounded_int(F, "Successes variable", n, 0, trials)?;
     check_bounded(F, "Probability parameter", theta, 0.0, 1.0)?;
     let t = Hoist::new(theta, |t| (t.ln(), (-t).ln_1p()));
     Ok(density(len, (theta,), |i, need| {

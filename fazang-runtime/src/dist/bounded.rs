@@ -4,8 +4,10 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_bounded, check_finite, check_greater, check_not_nan, check_positive_finite, sizes3,
 };
-use super::kernel::{density, Hoist, Hoist2};
-use super::special::{digamma, div0, lgamma, mul_log};
+use super::kernel::{density, Hoist2};
+use super::special::{
+    digamma_minus_ln, div0, lbeta, log1pmx, mul_log, stirling_remainder, HALF_LN_TWO_PI,
+};
 use super::DomainError;
 
 /// Log of the beta density with shapes `alpha` and `beta`, summed over the elements:
@@ -17,6 +19,10 @@ use super::DomainError;
 /// of `f64` or active scalars (see [`normal_lpdf`](super::normal_lpdf)). Partials:
 /// ∂/∂y = (α − 1)/y − (β − 1)/(1 − y), ∂/∂α = ln y + ψ(α + β) − ψ(α),
 /// ∂/∂β = ln(1 − y) + ψ(α + β) − ψ(β).
+///
+/// ln B(α, β), the value near the mode and the partials are computed in forms that keep
+/// their accuracy for large α and β (the plain sums cancel: the value at α = β = 1e12 would
+/// lose 5 digits).
 ///
 /// # Errors
 ///
@@ -54,38 +60,94 @@ where
     check_positive_finite(F, "First shape parameter", alpha)?;
     check_positive_finite(F, "Second shape parameter", beta)?;
     check_bounded(F, "Random variable", y, 0.0, 1.0)?;
-    let (lg_a, dg_a) = (Hoist::new(alpha, lgamma), Hoist::new(alpha, digamma));
-    let (lg_b, dg_b) = (Hoist::new(beta, lgamma), Hoist::new(beta, digamma));
-    let lg_ab = Hoist2::new(alpha, beta, |a, b| lgamma(a + b));
-    let dg_ab = Hoist2::new(alpha, beta, |a, b| digamma(a + b));
+    // -ln B(α, β) and the ψ differences of the partials; for α, β ≥ 10 the value is
+    // computed in the form of [`beta_large`].
+    let lb = Hoist2::new(alpha, beta, lbeta);
+    let dg = Hoist2::new(alpha, beta, |a, b| {
+        let e = digamma_minus_ln(a + b);
+        (e - digamma_minus_ln(a), e - digamma_minus_ln(b))
+    });
     Ok(density(n, (y, alpha, beta), |i, need| {
         let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
         let (ln_y, ln_1m_y) = (yi.ln(), (-yi).ln_1p());
-        let lp = if need.value {
-            lg_ab.at(i) - lg_a.at(i) - lg_b.at(i)
-                + mul_log(ai - 1.0, ln_y)
-                + mul_log(bi - 1.0, ln_1m_y)
-        } else {
+        // u = y(α+β)/α - 1 and v = (1-y)(α+β)/β - 1 = -uα/β: ln y + ln((α+β)/α) =
+        // ln(1 + u) and ln(1-y) + ln((α+β)/β) = ln(1 + v), which the partials need
+        // without cancellation near the mode.
+        let delta = diff_of_products(yi, bi, 1.0 - yi, ai);
+        let (u, v) = (delta / ai, -delta / bi);
+        let lp = if !need.value {
             0.0
+        } else if ai >= 10.0 && bi >= 10.0 && u.abs() < 0.5 && v.abs() < 0.5 {
+            beta_large(ai, bi, u, v, ln_y, ln_1m_y)
+        } else {
+            -lb.at(i) + mul_log(ai - 1.0, ln_y) + mul_log(bi - 1.0, ln_1m_y)
         };
-        let dy = div0(ai - 1.0, yi) - div0(bi - 1.0, 1.0 - yi);
-        let d_ab = if need.d[1] || need.d[2] {
-            dg_ab.at(i)
+        // (α-1)/y - (β-1)/(1-y) = -(δ + 1 - 2y)/(y(1-y)): the two terms cancel near the
+        // mode, δ does not (to the rounding of 1 - y).
+        let dy = if ai >= 2.0 && bi >= 2.0 && yi > 0.0 && yi < 1.0 {
+            -(delta + (1.0 - 2.0 * yi)) / (yi * (1.0 - yi))
         } else {
-            0.0
+            div0(ai - 1.0, yi) - div0(bi - 1.0, 1.0 - yi)
+        };
+        let (e_a, e_b) = if need.d[1] || need.d[2] {
+            dg.at(i)
+        } else {
+            (0.0, 0.0)
         };
         let da = if need.d[1] {
-            ln_y + d_ab - dg_a.at(i)
+            ln_sum(u, ln_y, (bi / ai).ln_1p()) + e_a
         } else {
             0.0
         };
         let db = if need.d[2] {
-            ln_1m_y + d_ab - dg_b.at(i)
+            ln_sum(v, ln_1m_y, (ai / bi).ln_1p()) + e_b
         } else {
             0.0
         };
         (lp, [dy, da, db])
     }))
+}
+
+/// a·b - c·d with the rounding errors of both products added back (computed with
+/// `mul_add`): exact to one rounding unless the products cancel beyond the 2⁻¹⁰⁶ of the
+/// error terms.
+#[inline]
+fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
+    let p = a * b;
+    let q = c * d;
+    let ep = a.mul_add(b, -p);
+    let eq = c.mul_add(d, -q);
+    (p - q) + (ep - eq)
+}
+
+/// ln(1 + u) = `ln_p + ln_q` (two logarithms that cancel near u = 0): from u where it is
+/// small, from the two logarithms where they do not cancel.
+#[inline]
+fn ln_sum(u: f64, ln_p: f64, ln_q: f64) -> f64 {
+    if u.abs() < 0.5 {
+        u.ln_1p()
+    } else {
+        ln_p + ln_q
+    }
+}
+
+/// The beta log density for α, β ≥ 10 near its mode (|u|, |v| < ½, with u, v as in
+/// [`beta_lpdf`]). With Stirling's formula for ln B(α, β) the terms of size α and β
+/// cancel exactly, and what is left is, with R the Stirling remainder,
+///
+/// ```text
+/// α (ln(1+u) - u) + β (ln(1+v) - v) - ½ ln(1+u) - ½ ln y - ln(1-y) + ½ ln β - ½ ln 2π
+///     - R(α) - R(β) + R(α+β)
+/// ```
+///
+/// all of moderate size (the plain sum loses log₂ α bits: 1e-5 relative at
+/// α = β = 1e12).
+fn beta_large(a: f64, b: f64, u: f64, v: f64, ln_y: f64, ln_1m_y: f64) -> f64 {
+    a * log1pmx(u) + b * log1pmx(v) - 0.5 * u.ln_1p() - 0.5 * ln_y - ln_1m_y + 0.5 * b.ln()
+        - HALF_LN_TWO_PI
+        - stirling_remainder(a)
+        - stirling_remainder(b)
+        + stirling_remainder(a + b)
 }
 
 /// Log of the uniform density on [`alpha`, `beta`], summed over the elements:

@@ -7,6 +7,7 @@
 
 use super::special;
 use crate::core::capture::op;
+use crate::core::pool::Pool;
 use crate::core::var::{binary_named, nary_named, unary_named, Var};
 use crate::real::Partials;
 use crate::Real;
@@ -84,31 +85,31 @@ unary! {
     atan: |x, v| x.atan(), 1.0 / x.mul_add(x, 1.0);
     sinh: |x, v| x.sinh(), x.cosh();
     cosh: |x, v| x.cosh(), x.sinh();
-    tanh: |x, v| x.tanh(), (1.0 - v) * (1.0 + v);
+    tanh: |x, v| x.tanh(), special::sech2(x, v);
     asinh: |x, v| x.asinh(), 1.0 / x.hypot(1.0);
-    acosh: |x, v| x.acosh(), 1.0 / ((x - 1.0) * (x + 1.0)).sqrt();
+    acosh: |x, v| x.acosh(), 1.0 / ((x - 1.0).sqrt() * (x + 1.0).sqrt());
     atanh: |x, v| x.atanh(), 1.0 / ((1.0 - x) * (1.0 + x));
     exp: |x, v| x.exp(), v;
     exp2: |x, v| x.exp2(), v * LN_2;
-    exp_m1: |x, v| x.exp_m1(), v + 1.0;
+    exp_m1: |x, v| x.exp_m1(), x.exp();
     ln: |x, v| x.ln(), 1.0 / x;
-    log10: |x, v| x.log10(), 1.0 / (x * LN_10);
-    log2: |x, v| x.log2(), 1.0 / (x * LN_2);
+    log10: |x, v| x.log10(), special::inv_scaled(x, LN_10);
+    log2: |x, v| x.log2(), special::inv_scaled(x, LN_2);
     ln_1p: |x, v| x.ln_1p(), 1.0 / (1.0 + x);
     sqrt: |x, v| x.sqrt(), 0.5 / v;
     cbrt: |x, v| x.cbrt(), 1.0 / (3.0 * v * v);
     abs: |x, v| x.abs(), special::sign_or_zero(x);
     recip: |x, v| x.recip(), -v * v;
     fract: |x, v| x.fract(), 1.0;
-    erf: |x, v| libm::erf(x), FRAC_2_SQRT_PI * (-x * x).exp();
-    erfc: |x, v| libm::erfc(x), -FRAC_2_SQRT_PI * (-x * x).exp();
+    erf: |x, v| libm::erf(x), FRAC_2_SQRT_PI * special::exp_neg_square(x);
+    erfc: |x, v| libm::erfc(x), -FRAC_2_SQRT_PI * special::exp_neg_square(x);
     log_gamma: |x, v| libm::lgamma(x), special::digamma(x);
     square: |x, v| x * x, 2.0 * x;
     inv: |x, v| 1.0 / x, -v * v;
     inv_square: |x, v| 1.0 / (x * x), -2.0 * v / x;
     inv_sqrt: |x, v| 1.0 / x.sqrt(), -0.5 * v / x;
     logit: |x, v| x.ln() - (-x).ln_1p(), 1.0 / (x * (1.0 - x));
-    inv_logit: |x, v| special::inv_logit(x), v * (1.0 - v);
+    inv_logit: |x, v| special::inv_logit(x), special::logistic_density(x);
     log1p_exp: |x, v| special::log1p_exp(x), special::inv_logit(x);
     to_degrees: |x, v| x.to_degrees(), 1f64.to_degrees();
     to_radians: |x, v| x.to_radians(), 1f64.to_radians();
@@ -116,21 +117,35 @@ unary! {
 
 /// Partials of the binary functions: `(d/da, d/db)` of `f(a, b)` with value `v`.
 pub mod deriv2 {
-    /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin.
+    /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin; r = hypot(x, y), divided
+    /// twice so that neither r² nor the quotients overflow or underflow needlessly.
     ///
     /// ```
     /// use fazang::math::elementary::deriv2;
-    /// assert_eq!(deriv2::atan2(1.0, 1.0), (0.5, -0.5));
+    /// let (dy, dx) = deriv2::atan2(1.0, 1.0);
+    /// assert!((dy - 0.5).abs() < 1e-15 && (dx + 0.5).abs() < 1e-15);
     /// assert_eq!(deriv2::atan2(0.0, 0.0), (0.0, 0.0));
     /// ```
     #[inline]
     pub fn atan2(y: f64, x: f64) -> (f64, f64) {
-        let r2 = x * x + y * y;
-        if r2 == 0.0 {
+        let r = x.hypot(y);
+        if r == 0.0 {
             (0.0, 0.0)
         } else {
-            (x / r2, -y / r2)
+            (x / r / r, -y / r / r)
         }
+    }
+
+    /// `a / b = q`: (1/b, -q/b), with the quotient already computed (never 0·∞: a NaN
+    /// partial only where the value is NaN).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::div(2.0, 3.0), (0.5, -1.5)); // 6 / 2 = 3
+    /// ```
+    #[inline]
+    pub fn div(b: f64, q: f64) -> (f64, f64) {
+        (1.0 / b, -q / b)
     }
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
@@ -263,6 +278,14 @@ impl Real for f64 {
         std::borrow::Cow::Borrowed(x)
     }
     #[inline]
+    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
+    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [f64; N]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
     fn __into_vals(x: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
         (x, Vec::new())
     }
@@ -355,8 +378,12 @@ impl Real for f64 {
 
 thread_local! {
     /// Reusable operand buffers for `from_partials`, one per nesting level in use.
-    static PARTIALS: std::cell::RefCell<Vec<Vec<(Var, f64)>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static PARTIALS: Pool<(Var, f64)> = const { Pool::new() };
+}
+
+/// Free the buffers of [`PARTIALS`].
+pub(crate) fn release_buffers() {
+    let _ = PARTIALS.try_with(Pool::release);
 }
 
 impl Real for Var {
@@ -365,12 +392,13 @@ impl Real for Var {
         Var::val(self)
     }
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        let ops = PARTIALS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
-        let mut p = Partials { ops };
-        p.ops.clear();
+        let mut p = Partials {
+            ops: PARTIALS.with(Pool::take),
+        };
         partials(&mut p);
         let out = nary_named("from_partials", value, p.ops.iter().copied());
-        PARTIALS.with(|b| b.borrow_mut().push(p.ops));
+        let used = p.ops.len();
+        PARTIALS.with(|b| b.give(p.ops, used));
         out
     }
     fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Var>) -> V) -> Option<Vec<Var>>

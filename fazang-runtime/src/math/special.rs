@@ -21,6 +21,76 @@ pub fn sign_or_zero(x: f64) -> f64 {
     }
 }
 
+/// d/dx tanh x = 1 - tanh² x given `v = tanh x`: as (1 - v)(1 + v) near 0, where that is
+/// exact to rounding, and as 1/cosh² x further out, where 1 - v would cancel (and be 0
+/// from |x| ≈ 19 on, while the true value is e^(-2|x|)·4).
+///
+/// ```
+/// use fazang::math::special::sech2;
+/// assert_eq!(sech2(0.0, 0.0), 1.0);
+/// assert!(sech2(30.0, 30.0_f64.tanh()) > 0.0); // 1 - tanh² would be 0
+/// ```
+#[inline]
+pub fn sech2(x: f64, v: f64) -> f64 {
+    if x.abs() < 0.625 {
+        (1.0 - v) * (1.0 + v)
+    } else {
+        let s = 1.0 / x.cosh();
+        s * s
+    }
+}
+
+/// 1/(x·c) for a constant c of moderate size, without overflowing x·c for huge x.
+///
+/// ```
+/// use fazang::math::special::inv_scaled;
+/// assert_eq!(inv_scaled(4.0, 0.5), 0.5);
+/// assert!(inv_scaled(1e308, 10.0) > 0.0); // x·c would overflow
+/// ```
+#[inline]
+pub fn inv_scaled(x: f64, c: f64) -> f64 {
+    if x.abs() > 1.0 {
+        1.0 / x / c
+    } else {
+        1.0 / (x * c)
+    }
+}
+
+/// e^(-x²), with x² split exactly into a rounded part and its rounding error (so the
+/// result keeps full relative accuracy where x² is large; the condition number of
+/// e^(-x²) is 2x², which the rounding of x² would otherwise add in full).
+///
+/// ```
+/// use fazang::math::special::exp_neg_square;
+/// assert_eq!(exp_neg_square(0.0), 1.0);
+/// assert_eq!(exp_neg_square(f64::INFINITY), 0.0);
+/// ```
+#[inline]
+pub fn exp_neg_square(x: f64) -> f64 {
+    let hi = x * x;
+    if hi > 746.0 {
+        // Below the smallest subnormal (and x = ±∞, where the split would give NaN).
+        return 0.0;
+    }
+    let lo = x.mul_add(x, -hi);
+    (-hi).exp() * (1.0 - lo)
+}
+
+/// The logistic density σ(x)(1 - σ(x)) = e^(-|x|)/(1 + e^(-|x|))², accurate in both
+/// tails (σ(x)(1 - σ(x)) from the rounded σ is 0 from x ≈ 37 on).
+///
+/// ```
+/// use fazang::math::special::logistic_density;
+/// assert_eq!(logistic_density(0.0), 0.25);
+/// assert!(logistic_density(40.0) > 0.0); // σ(1 - σ) from a rounded σ would be 0
+/// ```
+#[inline]
+pub fn logistic_density(x: f64) -> f64 {
+    let e = (-x.abs()).exp();
+    let d = 1.0 + e;
+    e / d / d
+}
+
 /// The logistic function 1/(1+e^(-x)), without overflow for large |x|.
 ///
 /// ```
@@ -40,6 +110,12 @@ pub fn inv_logit(x: f64) -> f64 {
 
 /// ln(1 + eˣ) (softplus): x + ln(1 + e⁻ˣ) for x > 0, so it neither overflows nor loses
 /// the small tail for very negative x (where it is about eˣ).
+///
+/// ```
+/// use fazang::math::special::log1p_exp;
+/// assert_eq!(log1p_exp(0.0), 2.0_f64.ln());
+/// assert_eq!(log1p_exp(800.0), 800.0); // no overflow
+/// ```
 ///
 /// ```
 /// use fazang::math::special::log1p_exp;
