@@ -19,6 +19,7 @@
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
+//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
 #![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
@@ -27,6 +28,7 @@
 #![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
 
 mod activate;
+mod adjoint;
 pub mod composite;
 pub mod core;
 pub mod dist;
@@ -36,6 +38,7 @@ mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;
 pub mod math;
+pub mod ode;
 pub mod param;
 #[doc(hidden)]
 pub mod private;
@@ -61,6 +64,7 @@ pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, 
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
 };
+pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
