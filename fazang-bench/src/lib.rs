@@ -73,7 +73,9 @@ impl Workload {
 pub fn all() -> Vec<Workload> {
     vec![
         workloads::rosenbrock::workload(),
+        workloads::rosenbrock::workload_loop(),
         workloads::logistic::workload(),
+        workloads::logistic::workload_loop(),
         workloads::normal::workload(),
         workloads::two_param::workload(),
         workloads::jacobian::workload(),
@@ -88,7 +90,9 @@ pub fn all() -> Vec<Workload> {
 pub fn by_name(name: &str) -> Option<Workload> {
     Some(match name {
         "rosenbrock" => workloads::rosenbrock::workload(),
+        "rosenbrock_loop" => workloads::rosenbrock::workload_loop(),
         "logistic" => workloads::logistic::workload(),
+        "logistic_loop" => workloads::logistic::workload_loop(),
         "normal" => workloads::normal::workload(),
         "two_param" => workloads::two_param::workload(),
         "jacobian" => workloads::jacobian::workload(),
