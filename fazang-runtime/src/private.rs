@@ -20,6 +20,10 @@ pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
 pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
 
+// Parameters of every shape as one run of inputs (`fazang::param`, whose `Param` adds
+// nalgebra, ndarray and registered structs to the shapes of `activate::Param` above).
+pub use crate::param::{AdjointReader, Inputs};
+
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
 macro_rules! bound_alias {

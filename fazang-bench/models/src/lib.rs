@@ -3,6 +3,8 @@
 //! `_jacobian`; the generic body it makes also runs on `Var` for the runtime drivers
 //! (`gradient_into(|x| rosenbrock::<Var>(x), ..)`).
 
+#![forbid(unsafe_code)]
+
 use fazang::prelude::*;
 
 /// Rosenbrock's function: Σ_{i<n-1} 100 (x_{i+1} - x_i²)² + (1 - x_i)².
