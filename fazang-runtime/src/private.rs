@@ -14,6 +14,8 @@ pub use crate::adjoint::{
     accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
     Stacks, ZerosLike,
 };
+pub use crate::real_calls as real;
+pub use num_traits::Float;
 
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
