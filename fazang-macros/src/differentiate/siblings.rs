@@ -443,6 +443,8 @@ fn grad_into_fn(m: &Model) -> TokenStream {
         #attrs
         #[allow(dead_code, clippy::too_many_arguments)]
         #vis fn #iname #generics(#inputs, #g: &mut [f64]) -> #ret #wc {
+            // On the tape operation by operation: a fused node would copy the slices.
+            let __fz_nf = ::fazang::__private::no_fusion();
             let __fz_scope = ::fazang::__private::scope();
             let mut __fz_inputs = ::fazang::param::Inputs::new();
             #inner
