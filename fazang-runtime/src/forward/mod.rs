@@ -1,0 +1,17 @@
+//! Forward mode and higher derivatives from the same generic body: number types that
+//! implement [`Real`](crate::Real), so every `#[differentiate]` body, math function,
+//! distribution and `#[deriv_rule]` function runs on them.
+//!
+//! - [`Dual`]: value and directional derivatives (one lane, `[S; N]` lanes, or
+//!   [`Lanes`] chosen at run time), over any inner `Real`: `Dual<Var>` is
+//!   reverse-over-forward, `Dual<Dual<f64>>` forward-over-forward.
+//!
+//! Every derivative comes from the one table of `math::elementary`, evaluated on the
+//! scalar one order below, so no derivative is written twice.
+
+mod dual;
+pub(crate) mod ops;
+mod tangent;
+
+pub use dual::Dual;
+pub use tangent::Tangent;
