@@ -47,7 +47,7 @@ pub use crate::dist::{
     student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
-pub use crate::forward::{Dual, Tangent};
+pub use crate::forward::{jet_len, Dual, Jet, Tangent, Taylor};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
 pub use crate::real::{Partials, Real};

@@ -5,13 +5,21 @@
 //! - [`Dual`]: value and directional derivatives (one lane, `[S; N]` lanes, or
 //!   [`Lanes`] chosen at run time), over any inner `Real`: `Dual<Var>` is
 //!   reverse-over-forward, `Dual<Dual<f64>>` forward-over-forward.
+//! - [`Taylor`]: a truncated Taylor series in one variable, for derivatives of any order.
+//! - [`Jet`]: MESA's numbers, every mixed partial to total order `M` in `N` variables.
 //!
 //! Every derivative comes from the one table of `math::elementary`, evaluated on the
 //! scalar one order below, so no derivative is written twice.
 
 mod dual;
+pub(crate) mod graded;
+mod jet;
+mod monomials;
 pub(crate) mod ops;
 mod tangent;
+mod taylor;
 
 pub use dual::Dual;
+pub use jet::{jet_len, Jet};
 pub use tangent::Tangent;
+pub use taylor::Taylor;
