@@ -57,8 +57,8 @@
 //! | [`Real`] | the scalar trait of `f64` and `Var`: write a body once, run it on either |
 //! | [`tape_stats()`](tape_stats), [`clear_tape()`](clear_tape) | what the tape holds; discard all of it |
 //!
-//! `Var` is a 16-byte `Copy` handle. Arithmetic `+ - * /`, unary `-` and `+= -= *= /=`
-//! work between `Var`s, `f64`s and references to either, as on `f64`; comparisons
+//! `Var` is a 16-byte `Copy` handle. Arithmetic `+ - * / %`, unary `-` and `+= -= *= /=
+//! %=` work between `Var`s, `f64`s and references to either, as on `f64`; comparisons
 //! (`<`, `==`, ...) between `Var`/`Var`, `Var`/`f64` and `f64`/`Var` compare values.
 //! `Var` implements `Sum`, `Product`, `Default`, `From<f64>` (a constant: records
 //! nothing), and formats (`{}`, `{:.3}`, `{:e}`, `{:?}`) exactly as `f64` does. It also
@@ -71,16 +71,23 @@
 //!
 //! - `sin cos tan asin acos atan atan2 sin_cos sinh cosh tanh asinh acosh atanh`
 //! - `exp exp2 exp_m1 ln log log10 log2 ln_1p sqrt cbrt powi powf recip`
-//! - `abs hypot min max mul_add clamp fract`, and `signum floor ceil round trunc`
-//!   (derivative 0)
-//! - Fazang's `erf erfc log_gamma square inv inv_square inv_sqrt logit inv_logit`, also as
-//!   free functions ([`erf`], [`log_gamma`], ...) for use on `f64` without a clash with
-//!   std's unstable methods of the same names.
+//! - `abs hypot min max mul_add clamp copysign fract rem_euclid midpoint to_degrees
+//!   to_radians`, and `signum floor ceil round round_ties_even trunc div_euclid`
+//!   (derivative 0); `%` has partials 1 and -trunc(a/b)
+//! - tests and orderings on the value: `is_nan is_finite is_infinite is_normal
+//!   is_subnormal classify is_sign_positive is_sign_negative total_cmp`
+//! - Fazang's and Stan's `erf erfc log_gamma square inv inv_square inv_sqrt logit
+//!   inv_logit log1p_exp`, also as free functions ([`erf`], [`log_gamma`], ...) for use
+//!   on `f64` without a clash with std's unstable methods of the same names, and the
+//!   two-argument `a.log_sum_exp(b)`.
 //!
-//! On `Var`, the binary methods (`atan2 powf hypot log min max mul_add`) accept `f64` or
-//! `Var` arguments: `x.powf(2.0)` and `x.powf(y)` both work. Non-differentiable points
-//! get the conventional one-sided value (`abs` at 0 has derivative 0, `hypot` and `atan2`
-//! at the origin have derivatives 0), never a NaN made by the derivative code itself.
+//! On `Var`, the binary methods (`atan2 powf hypot log min max mul_add clamp copysign
+//! rem_euclid div_euclid midpoint log_sum_exp`) accept `f64` or `Var` arguments:
+//! `x.powf(2.0)` and `x.powf(y)` both work. Non-differentiable points get the
+//! conventional one-sided value (`abs` at 0 has derivative 0, `hypot` and `atan2` at the
+//! origin have derivatives 0), never a NaN made by the derivative code itself. `clamp`
+//! passes the derivative to whichever argument it returns and, like `f64::clamp`,
+//! panics if `lo > hi` or a bound is NaN.
 //!
 //! Over slices of any `Real`: [`sum`], [`dot_product`], [`log_sum_exp`] (stable: shifted
 //! by the maximum), [`norm2`] and [`matmul`]; the binary ones take any mix of `f64` and
@@ -175,8 +182,8 @@ pub mod prelude {
     };
     pub use fazang_runtime::{
         binary_op, check_deriv_rule, clear_tape, dot_product, erf, erfc, gradient, gradient_into,
-        inv, inv_logit, inv_sqrt, inv_square, jacobian, log_gamma, log_sum_exp, logit, matmul,
-        nary_op, nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats, unary_op,
-        vector_op, NestedScope, Real, Var,
+        inv, inv_logit, inv_sqrt, inv_square, jacobian, log1p_exp, log_gamma, log_sum_exp, logit,
+        matmul, nary_op, nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats,
+        unary_op, vector_op, NestedScope, Real, Var,
     };
 }

@@ -6,8 +6,12 @@
 
 use proc_macro::TokenStream;
 
+mod activity;
+mod codegen;
 mod differentiate;
+mod model;
 mod rule;
+mod types;
 mod util;
 
 /// Differentiate an ordinary `f64` function: the function stays as it is, and

@@ -21,6 +21,7 @@
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+mod activate;
 pub mod composite;
 pub mod core;
 pub mod dist;
@@ -49,7 +50,9 @@ pub use crate::dist::{
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::forward::{jet_len, Dual, Jet, Tangent, Taylor};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
-pub use crate::math::{erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log_gamma, logit, square};
+pub use crate::math::{
+    erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
+};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,

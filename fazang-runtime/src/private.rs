@@ -9,6 +9,8 @@ use std::ops::{Add, Div, Mul, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
+pub use crate::activate::{Outputs, Param};
+
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
@@ -26,8 +28,19 @@ macro_rules! bound_alias {
 
 bound_alias! {
     /// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
+    ///
+    /// The same operators between two `f64`s are listed too, although they always hold:
+    /// a where-clause is preferred to std's impls when rustc infers an operand, so with
+    /// `f64: PartialOrd<S>` alone, data code like `k > 0.0` would take the literal for an
+    /// `S`. With both listed, the literal falls back to `f64`, as in plain code.
     ScalarOps<S>:
-    Add<S, Output = S>
+    Add<f64, Output = f64>
+        + Sub<f64, Output = f64>
+        + Mul<f64, Output = f64>
+        + Div<f64, Output = f64>
+        + PartialEq<f64>
+        + PartialOrd<f64>
+        + Add<S, Output = S>
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
@@ -141,10 +154,94 @@ impl IntoScalar<Var> for Var {
     }
 }
 
-/// A constant of scalar type `S` (float literals that initialise bindings).
+/// A constant of scalar type `S`: an `f64` (literal or data) flowing into an active place
+/// of a differentiated body (a binding later given active values, a method receiver next
+/// to active arguments, a branch of an active `if`).
 #[inline(always)]
 pub fn lit<S: Real>(v: f64) -> S {
     S::from(v)
+}
+
+/// Data of any shape made of `f64`s (arrays, vectors) converted to the same shape of
+/// scalar `S`, where a differentiated body later writes active values into it
+/// (`let mut u = u0; u[0] += h * x;`).
+pub trait Promote<S> {
+    /// The same shape with `S` for `f64`.
+    type Output;
+    /// The converted value.
+    fn promote(self) -> Self::Output;
+}
+
+impl<S: Real> Promote<S> for f64 {
+    type Output = S;
+    #[inline(always)]
+    fn promote(self) -> S {
+        S::from(self)
+    }
+}
+
+impl<S: Real> Promote<S> for &f64 {
+    type Output = S;
+    #[inline(always)]
+    fn promote(self) -> S {
+        S::from(*self)
+    }
+}
+
+impl<S, T: Promote<S>, const N: usize> Promote<S> for [T; N] {
+    type Output = [T::Output; N];
+    #[inline]
+    fn promote(self) -> Self::Output {
+        self.map(T::promote)
+    }
+}
+
+impl<S, T: Promote<S>> Promote<S> for Vec<T> {
+    type Output = Vec<T::Output>;
+    #[inline]
+    fn promote(self) -> Self::Output {
+        self.into_iter().map(T::promote).collect()
+    }
+}
+
+impl<'a, S, T> Promote<S> for &'a [T]
+where
+    &'a T: Promote<S>,
+{
+    type Output = Vec<<&'a T as Promote<S>>::Output>;
+    #[inline]
+    fn promote(self) -> Self::Output {
+        self.iter().map(Promote::promote).collect()
+    }
+}
+
+impl<'a, S, T, const N: usize> Promote<S> for &'a [T; N]
+where
+    &'a T: Promote<S>,
+{
+    type Output = [<&'a T as Promote<S>>::Output; N];
+    #[inline]
+    fn promote(self) -> Self::Output {
+        let mut it = self.iter();
+        std::array::from_fn(|_| it.next().expect("N elements").promote())
+    }
+}
+
+impl<'a, S, T> Promote<S> for &'a Vec<T>
+where
+    &'a T: Promote<S>,
+{
+    type Output = Vec<<&'a T as Promote<S>>::Output>;
+    #[inline]
+    fn promote(self) -> Self::Output {
+        self.iter().map(Promote::promote).collect()
+    }
+}
+
+/// `Promote::promote` with the scalar named: `promote::<S, _>(u0)`.
+#[inline(always)]
+pub fn promote<S, T: Promote<S>>(x: T) -> T::Output {
+    x.promote()
 }
 
 #[cfg(test)]

@@ -1,8 +1,12 @@
 //! [`Real`], the scalar trait every differentiable body is generic over.
 
+use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
 use std::iter::{Product, Sum};
-use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::num::FpCategory;
+use std::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
 
 /// Operands and their partial derivatives, collected by [`Real::from_partials`].
 ///
@@ -71,27 +75,43 @@ pub trait Real:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
+    + Rem<Output = Self>
     + Neg<Output = Self>
     + Add<f64, Output = Self>
     + Sub<f64, Output = Self>
     + Mul<f64, Output = Self>
     + Div<f64, Output = Self>
+    + Rem<f64, Output = Self>
     + for<'a> Add<&'a Self, Output = Self>
     + for<'a> Sub<&'a Self, Output = Self>
     + for<'a> Mul<&'a Self, Output = Self>
     + for<'a> Div<&'a Self, Output = Self>
+    + for<'a> Rem<&'a Self, Output = Self>
     + for<'a> Add<&'a f64, Output = Self>
     + for<'a> Sub<&'a f64, Output = Self>
     + for<'a> Mul<&'a f64, Output = Self>
     + for<'a> Div<&'a f64, Output = Self>
+    + for<'a> Rem<&'a f64, Output = Self>
     + AddAssign
     + SubAssign
     + MulAssign
     + DivAssign
+    + RemAssign
     + AddAssign<f64>
     + SubAssign<f64>
     + MulAssign<f64>
     + DivAssign<f64>
+    + RemAssign<f64>
+    + for<'a> AddAssign<&'a Self>
+    + for<'a> SubAssign<&'a Self>
+    + for<'a> MulAssign<&'a Self>
+    + for<'a> DivAssign<&'a Self>
+    + for<'a> RemAssign<&'a Self>
+    + for<'a> AddAssign<&'a f64>
+    + for<'a> SubAssign<&'a f64>
+    + for<'a> MulAssign<&'a f64>
+    + for<'a> DivAssign<&'a f64>
+    + for<'a> RemAssign<&'a f64>
     + Sum
     + Product
     + for<'a> Sum<&'a Self>
@@ -279,15 +299,78 @@ pub trait Real:
     fn trunc(self) -> Self;
     /// Fractional part `x - trunc(x)`. d/dx = 1.
     fn fract(self) -> Self;
-    /// `self` restricted to `[lo, hi]`; the derivative is 1 inside, 0 where clamped.
-    fn clamp(self, lo: f64, hi: f64) -> Self {
+    /// Rounds to the nearest integer, ties to even. Derivative 0.
+    fn round_ties_even(self) -> Self {
+        Self::from(self.val().round_ties_even())
+    }
+    /// `self` restricted to `[lo, hi]`: `lo` if `self < lo`, `hi` if `self > hi`,
+    /// otherwise `self` (NaN stays NaN). The result *is* the argument returned, so the
+    /// derivative flows to it: 1 for `self` inside, 1 for the bound that is returned.
+    ///
+    /// Like `f64::clamp`, panics if `lo > hi` or either bound is NaN (compared by value).
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let (x, hi) = (Var::new(3.0), Var::new(2.0));
+    /// let y = x.clamp(0.0, hi);
+    /// y.grad();
+    /// assert_eq!((y.val(), x.adj(), hi.adj()), (2.0, 0.0, 1.0));
+    /// # fazang::clear_tape();
+    /// ```
+    fn clamp(self, lo: impl Into<Self>, hi: impl Into<Self>) -> Self {
+        let (lo, hi) = (lo.into(), hi.into());
+        if lo.val().partial_cmp(&hi.val()).is_none_or(Ordering::is_gt) {
+            clamp_bounds_panic(lo.val(), hi.val());
+        }
         if self < lo {
-            Self::from(lo)
+            lo
         } else if self > hi {
-            Self::from(hi)
+            hi
         } else {
             self
         }
+    }
+    /// `|self|` with the sign of `sign` (its sign bit, as `f64::copysign`). d/dself = ±1
+    /// (1 where the signs agree; 0 at `self = 0`, as [`abs`](Real::abs)), d/dsign = 0.
+    fn copysign(self, sign: impl Into<Self>) -> Self;
+    /// The least nonnegative remainder `self mod |rhs|`, as `f64::rem_euclid`:
+    /// `self - rhs * q` with `q` the Euclidean quotient. d/dself = 1, d/drhs = -q.
+    fn rem_euclid(self, rhs: impl Into<Self>) -> Self;
+    /// The Euclidean quotient, as `f64::div_euclid` (an integer). Derivative 0.
+    fn div_euclid(self, rhs: impl Into<Self>) -> Self {
+        Self::from(self.val().div_euclid(rhs.into().val()))
+    }
+    /// The midpoint `(self + other) / 2`, without overflow, as `f64::midpoint`. Partials
+    /// 1/2, 1/2.
+    fn midpoint(self, other: impl Into<Self>) -> Self {
+        let b = other.into();
+        Self::from_partials(self.val().midpoint(b.val()), |p| {
+            p.push(self, 0.5);
+            p.push(b, 0.5);
+        })
+    }
+    /// Converts radians to degrees. d/dx = 180/π.
+    fn to_degrees(self) -> Self;
+    /// Converts degrees to radians. d/dx = π/180.
+    fn to_radians(self) -> Self;
+    /// ln(1 + eˣ) (softplus), without overflow for large x and accurate for very negative
+    /// x (Stan's `log1p_exp`). d/dx = 1/(1+e^(-x)), the [`inv_logit`](Real::inv_logit).
+    fn log1p_exp(self) -> Self;
+    /// ln(e^self + e^other), without overflow (Stan's two-argument `log_sum_exp`; the
+    /// free function [`log_sum_exp`](crate::log_sum_exp) takes a slice). Partials
+    /// 1/(1+e^(other-self)) and 1/(1+e^(self-other)), each 1/2 where the arguments are
+    /// equal (also both -∞).
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// let v = 1000.0_f64.log_sum_exp(1000.0);
+    /// assert_eq!(v, 1000.0 + std::f64::consts::LN_2);
+    /// ```
+    fn log_sum_exp(self, other: impl Into<Self>) -> Self;
+    /// The total order of `f64::total_cmp` on the values (`-NaN < -∞ < ... < -0 < +0 <
+    /// ... < ∞ < NaN`), for sorting: `v.sort_by(|a, b| a.total_cmp(b))`.
+    fn total_cmp(&self, other: &Self) -> Ordering {
+        self.val().total_cmp(&other.val())
     }
     /// Whether the value is NaN.
     fn is_nan(self) -> bool {
@@ -300,6 +383,18 @@ pub trait Real:
     /// Whether the value is ±∞.
     fn is_infinite(self) -> bool {
         self.val().is_infinite()
+    }
+    /// Whether the value is neither zero, infinite, subnormal nor NaN.
+    fn is_normal(self) -> bool {
+        self.val().is_normal()
+    }
+    /// Whether the value is subnormal.
+    fn is_subnormal(self) -> bool {
+        self.val().is_subnormal()
+    }
+    /// The floating-point category of the value.
+    fn classify(self) -> FpCategory {
+        self.val().classify()
     }
     /// Whether the sign bit of the value is set.
     fn is_sign_negative(self) -> bool {
@@ -334,4 +429,16 @@ pub trait Real:
     fn logit(self) -> Self;
     /// 1/(1+e^(-x)), computed without overflow. d/dx = σ(x)(1-σ(x)).
     fn inv_logit(self) -> Self;
+}
+
+/// The panic of [`Real::clamp`] for bad bounds, with `f64::clamp`'s condition.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn clamp_bounds_panic(lo: f64, hi: f64) -> ! {
+    panic!(
+        "fazang: clamp(lo, hi) needs lo <= hi and neither NaN (as f64::clamp), got lo = \
+         {lo:?}, hi = {hi:?}; order the bounds, or use max(lo).min(hi) to clamp without \
+         this check"
+    )
 }

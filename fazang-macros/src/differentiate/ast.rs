@@ -1,177 +1,133 @@
-//! The model of a `#[differentiate]` function: its options, parameters and return kind,
+//! The model of one `#[differentiate]` function: where it stands (a free function, a
+//! method, a function of a differentiated module), its options, parameters and result,
 //! each keeping the syntax node it came from for error spans.
 
 use super::attr::Options;
-use crate::util::{is_f64, Ctxt};
-use syn::{FnArg, GenericArgument, Ident, ItemFn, Pat, PathArguments, ReturnType, Type};
+use crate::types::{ParamKind, ResultKind};
+use crate::util::Ctxt;
+use syn::{Attribute, Block, FnArg, Ident, ImplItemFn, ItemFn, Pat, Signature, Type, Visibility};
 
-/// How a parameter takes part in differentiation.
-#[derive(Clone)]
-pub enum Kind {
-    /// `f64`.
-    Scalar,
-    /// `[f64; N]`.
-    Array,
-    /// `&[f64]`.
-    Slice,
-    /// `Vec<f64>`.
-    Vec,
-    /// `&Vec<f64>`.
-    RefVec,
-    /// A struct registered with `#[deriv_rule]` (by-value, single identifier type).
-    Struct,
-    /// Passed through unchanged.
-    Data,
+/// Where the function stands: decides what is an error and how its siblings call it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// `#[differentiate] fn f`: everything must be right.
+    Free,
+    /// A function of a `#[differentiate] mod`: helpers that cannot have a gradient are
+    /// still made generic, so other functions can call them with active values.
+    InMod,
+    /// A method of a `#[differentiate] impl` block (`self` is data).
+    Method,
 }
 
-impl Kind {
-    pub fn is_active(&self) -> bool {
-        !matches!(self, Kind::Data)
+/// The parts of a function, whether an item or an impl item.
+pub struct Func<'a> {
+    pub attrs: &'a [Attribute],
+    pub vis: &'a Visibility,
+    pub sig: &'a Signature,
+    pub block: &'a Block,
+}
+
+impl<'a> From<&'a ItemFn> for Func<'a> {
+    fn from(f: &'a ItemFn) -> Self {
+        Func {
+            attrs: &f.attrs,
+            vis: &f.vis,
+            sig: &f.sig,
+            block: &f.block,
+        }
+    }
+}
+
+impl<'a> From<&'a ImplItemFn> for Func<'a> {
+    fn from(f: &'a ImplItemFn) -> Self {
+        Func {
+            attrs: &f.attrs,
+            vis: &f.vis,
+            sig: &f.sig,
+            block: &f.block,
+        }
     }
 }
 
 pub struct Param<'a> {
     pub ident: Ident,
     pub ty: &'a Type,
-    pub kind: Kind,
-}
-
-/// What the function returns.
-pub enum Ret {
-    /// `f64`: gets `name_grad`.
-    Scalar,
-    /// `Result<f64, E>`: gets `name_grad` returning `Result<(f64, G), E>`.
-    ResultScalar,
-    /// `Vec<f64>` or `[f64; M]`: gets `name_jacobian`.
-    Vector,
+    /// What the type makes it.
+    pub kind: ParamKind,
+    /// Differentiated (its kind allows it and `wrt(...)` does not leave it out).
+    pub active: bool,
 }
 
 pub struct Model<'a> {
-    pub func: &'a ItemFn,
+    pub func: Func<'a>,
+    pub place: Place,
     pub options: Options,
     pub params: Vec<Param<'a>>,
-    pub ret: Option<Ret>,
+    pub ret: Option<ResultKind>,
+    /// Parameters bound by a pattern other than a name (refused).
+    pub pattern_params: Vec<&'a Pat>,
 }
 
 impl<'a> Model<'a> {
     /// Build the model; problems found on the way go to `cx`.
-    pub fn from_fn(cx: &mut Ctxt, func: &'a ItemFn, options: Options) -> Model<'a> {
-        let params = func
-            .sig
-            .inputs
-            .iter()
-            .filter_map(|arg| param(cx, arg, &options))
-            .collect();
-        let ret = return_kind(&func.sig.output);
+    pub fn new(_cx: &mut Ctxt, func: Func<'a>, place: Place, options: Options) -> Model<'a> {
+        let mut params = Vec::new();
+        let mut pattern_params = Vec::new();
+        for arg in &func.sig.inputs {
+            let FnArg::Typed(pt) = arg else { continue };
+            let Pat::Ident(pi) = &*pt.pat else {
+                pattern_params.push(&*pt.pat);
+                continue;
+            };
+            let kind = ParamKind::of(&pt.ty);
+            let listed = options.wrt.as_ref().is_none_or(|w| w.contains(&pi.ident));
+            params.push(Param {
+                ident: pi.ident.clone(),
+                ty: &pt.ty,
+                active: listed && kind.can_be_active(),
+                kind,
+            });
+        }
+        let ret = ResultKind::of(&func.sig.output);
         Model {
             func,
+            place,
             options,
             params,
             ret,
+            pattern_params,
         }
     }
 
     pub fn active(&self) -> impl Iterator<Item = &Param<'a>> {
-        self.params.iter().filter(|p| p.kind.is_active())
+        self.params.iter().filter(|p| p.active)
     }
-}
 
-fn param<'a>(cx: &mut Ctxt, arg: &'a FnArg, options: &Options) -> Option<Param<'a>> {
-    let FnArg::Typed(pt) = arg else {
-        // receivers are reported by validation
-        return None;
-    };
-    let Pat::Ident(pi) = &*pt.pat else {
-        cx.error(
-            &pt.pat,
-            "#[differentiate] needs a plain name for each parameter; bind it by name and \
-             destructure inside the body",
-        );
-        return None;
-    };
-    let ident = pi.ident.clone();
-    let natural = classify(&pt.ty);
-    let kind = match &options.wrt {
-        Some(list) if !list.contains(&ident) => Kind::Data,
-        _ => natural,
-    };
-    Some(Param {
-        ident,
-        ty: &pt.ty,
-        kind,
-    })
-}
-
-/// The kind a parameter of type `ty` has when it is not excluded by `wrt(...)`.
-pub fn classify(ty: &Type) -> Kind {
-    match ty {
-        Type::Paren(p) => classify(&p.elem),
-        _ if is_f64(ty) => Kind::Scalar,
-        Type::Array(a) if is_f64(&a.elem) => Kind::Array,
-        Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
-            Type::Slice(s) if is_f64(&s.elem) => Kind::Slice,
-            inner if vec_of_f64(inner) => Kind::RefVec,
-            _ => Kind::Data,
-        },
-        _ if vec_of_f64(ty) => Kind::Vec,
-        _ if struct_candidate(ty) => Kind::Struct,
-        _ => Kind::Data,
+    pub fn name(&self) -> &Ident {
+        &self.func.sig.ident
     }
-}
 
-/// Whether `ty` is `Vec<f64>`.
-pub fn vec_of_f64(ty: &Type) -> bool {
-    single_generic(ty, "Vec").is_some_and(is_f64)
-}
-
-/// For a single-segment path type `Name<T>`, `T`.
-fn single_generic<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
-    let Type::Path(tp) = ty else { return None };
-    let seg = tp.path.segments.last()?;
-    if seg.ident != name {
-        return None;
+    /// The receiver (`self`, `&self`, ...), for methods.
+    pub fn receiver(&self) -> Option<&syn::Receiver> {
+        match self.func.sig.inputs.first() {
+            Some(FnArg::Receiver(r)) => Some(r),
+            _ => None,
+        }
     }
-    let PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        GenericArgument::Type(t) => Some(t),
-        _ => None,
+
+    /// Whether the function becomes generic over the scalar: it has an active
+    /// parameter, or (in a module or impl block) an `&mut` one it writes through.
+    pub fn is_generic(&self) -> bool {
+        self.active().next().is_some()
+            || (self.place != Place::Free
+                && self
+                    .params
+                    .iter()
+                    .any(|p| matches!(p.kind, ParamKind::MutRef)))
     }
-}
 
-/// Types that do not name a registered struct although they look like one.
-const DATA_TYPES: &[&str] = &[
-    "String", "Vec", "Option", "Box", "Rc", "Arc", "HashMap", "BTreeMap", "HashSet", "BTreeSet",
-    "VecDeque", "Cow", "Path", "PathBuf", "Duration", "Instant",
-];
-
-/// A by-value single-identifier type in UpperCamelCase with no generic arguments (`Bar`)
-/// is taken to be a struct registered with `#[deriv_rule]`; `wrt(...)` excludes others.
-fn struct_candidate(ty: &Type) -> bool {
-    let Type::Path(tp) = ty else { return false };
-    if tp.qself.is_some() || tp.path.segments.len() != 1 {
-        return false;
-    }
-    let seg = &tp.path.segments[0];
-    let name = seg.ident.to_string();
-    seg.arguments.is_none()
-        && name.starts_with(|c: char| c.is_ascii_uppercase())
-        && !DATA_TYPES.contains(&name.as_str())
-        && name != "Self"
-}
-
-fn return_kind(out: &ReturnType) -> Option<Ret> {
-    let ReturnType::Type(_, ty) = out else {
-        return None;
-    };
-    if is_f64(ty) {
-        Some(Ret::Scalar)
-    } else if single_generic(ty, "Result").is_some_and(is_f64) {
-        Some(Ret::ResultScalar)
-    } else if vec_of_f64(ty) || matches!(&**ty, Type::Array(a) if is_f64(&a.elem)) {
-        Some(Ret::Vector)
-    } else {
-        None
+    /// Whether `_grad`/`_jacobian` are generated.
+    pub fn has_siblings(&self) -> bool {
+        self.ret.is_some() && self.active().next().is_some()
     }
 }

@@ -1,16 +1,37 @@
 //! Every rule a `#[differentiate]` function must follow, one `check_*` each.
 
-use super::ast::{classify, vec_of_f64, Model, Ret};
-use crate::util::{is_f64, Ctxt};
-use syn::{FnArg, Type};
+use super::ast::{Model, Place};
+use crate::types::{ParamKind, ResultKind};
+use crate::util::Ctxt;
+use syn::FnArg;
 
+/// The rules of a function that is differentiated on its own (`#[differentiate] fn`):
+/// every one must hold.
 pub fn check(cx: &mut Ctxt, m: &Model) {
     check_qualifiers(cx, m);
+    check_patterns(cx, m);
     check_receiver(cx, m);
     check_mut_refs(cx, m);
     check_wrt(cx, m);
     check_some_active(cx, m);
     check_return(cx, m);
+    check_renames(cx, m);
+}
+
+/// Whether a function of a `#[differentiate]` module or impl block can be made generic:
+/// functions that cannot (`async`, `const`, destructured parameters, no active
+/// parameter) are left as they are, since a module holds more than its models.
+pub fn eligible(m: &Model) -> bool {
+    let mut cx = Ctxt::default();
+    check_qualifiers(&mut cx, m);
+    check_patterns(&mut cx, m);
+    cx.check().is_ok() && m.is_generic()
+}
+
+/// The rules of a function of a module or impl block that is made generic: only the
+/// options it was given must make sense.
+pub fn check_member(cx: &mut Ctxt, m: &Model) {
+    check_wrt(cx, m);
     check_renames(cx, m);
 }
 
@@ -38,14 +59,29 @@ fn check_qualifiers(cx: &mut Ctxt, m: &Model) {
     }
 }
 
-/// Methods would need the gradient with respect to `self`'s fields; not supported yet.
+/// Parameters are referred to by name in the generated code and in `wrt(...)`.
+fn check_patterns(cx: &mut Ctxt, m: &Model) {
+    for p in &m.pattern_params {
+        cx.error(
+            p,
+            "#[differentiate] needs a plain name for each parameter; bind it by name and \
+             destructure inside the body",
+        );
+    }
+}
+
+/// A method needs its impl block: the generated `_grad` is a method beside it.
 fn check_receiver(cx: &mut Ctxt, m: &Model) {
+    if m.place != Place::Free {
+        return;
+    }
     for arg in &m.func.sig.inputs {
         if let FnArg::Receiver(r) = arg {
             cx.error(
                 r,
-                "#[differentiate] does not support methods with `self` yet; make it a free \
-                 function taking the fields it needs as parameters",
+                "#[differentiate] on a method goes on its `impl` block: put \
+                 #[differentiate] on the `impl` (methods take `self` as data), or make this a \
+                 free function",
             );
         }
     }
@@ -54,8 +90,8 @@ fn check_receiver(cx: &mut Ctxt, m: &Model) {
 /// An active output parameter would be written with values whose derivatives are lost.
 fn check_mut_refs(cx: &mut Ctxt, m: &Model) {
     for p in &m.params {
-        if let Type::Reference(r) = p.ty {
-            if r.mutability.is_some() && numeric(&r.elem) {
+        if matches!(p.kind, ParamKind::MutRef) {
+            {
                 cx.error(
                     p.ty,
                     "#[differentiate] parameters cannot be `&mut` numbers: the gradient would \
@@ -88,12 +124,12 @@ fn check_wrt(cx: &mut Ctxt, m: &Model) {
                     names.join(", ")
                 ),
             ),
-            Some(p) if !classify(p.ty).is_active() => cx.error(
+            Some(p) if !p.kind.can_be_active() => cx.error(
                 w,
                 format!(
                     "#[differentiate(wrt(...))] names `{w}`, which cannot be differentiated: \
-                     active parameters are `f64`, `[f64; N]`, `&[f64]`, `Vec<f64>`, \
-                     `&Vec<f64>` or a #[deriv_rule] struct"
+                     active parameters are `f64`, arrays, slices and vectors of them \
+                     (`[f64; N]`, `&[f64]`, `Vec<Vec<f64>>`, ...) or a #[deriv_rule] struct"
                 ),
             ),
             Some(_) => {}
@@ -108,8 +144,8 @@ fn check_some_active(cx: &mut Ctxt, m: &Model) {
             &m.func.sig.ident,
             format!(
                 "#[differentiate] found no parameter to differentiate in `{}`: give it a \
-                 parameter of type `f64`, `[f64; N]`, `&[f64]`, `Vec<f64>`, `&Vec<f64>` or a \
-                 #[deriv_rule] struct",
+                 parameter of type `f64`, an array, slice or vector of them (`[f64; N]`, \
+                 `&[f64]`, `Vec<f64>`, ...) or a #[deriv_rule] struct",
                 m.func.sig.ident
             ),
         );
@@ -126,30 +162,21 @@ fn check_return(cx: &mut Ctxt, m: &Model) {
         return;
     }
     let msg = "#[differentiate] functions must return `f64` or `Result<f64, E>` (for a \
-               gradient) or `Vec<f64>` or `[f64; M]` (for a Jacobian)";
+               gradient) or `Vec<f64>`, `[f64; M]` or a nesting of them (for a Jacobian)";
     match &m.func.sig.output {
         syn::ReturnType::Type(_, ty) => cx.error(ty, msg),
-        syn::ReturnType::Default => cx.error(&m.func.sig, msg),
+        syn::ReturnType::Default => cx.error(m.func.sig, msg),
     }
 }
 
 /// `grad = ..` only makes sense for scalar results, `jacobian = ..` for vector ones.
 fn check_renames(cx: &mut Ctxt, m: &Model) {
-    let vector = matches!(m.ret, Some(Ret::Vector));
-    let scalar = matches!(m.ret, Some(Ret::Scalar | Ret::ResultScalar));
+    let vector = matches!(m.ret, Some(ResultKind::Vector));
+    let scalar = matches!(m.ret, Some(ResultKind::Scalar | ResultKind::ResultScalar));
     if let (Some(g), true) = (&m.options.grad, vector) {
         cx.error(g, "`grad = ..` renames the gradient, but this function returns a vector and gets a Jacobian; use `jacobian = ..`");
     }
     if let (Some(j), true) = (&m.options.jacobian, scalar) {
         cx.error(j, "`jacobian = ..` renames the Jacobian, but this function returns a scalar and gets a gradient; use `grad = ..`");
-    }
-}
-
-/// `f64`, `[f64]`, `[f64; N]` or `Vec<f64>`.
-fn numeric(ty: &Type) -> bool {
-    match ty {
-        Type::Slice(s) => is_f64(&s.elem),
-        Type::Array(a) => is_f64(&a.elem),
-        _ => is_f64(ty) || vec_of_f64(ty),
     }
 }

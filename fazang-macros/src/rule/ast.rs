@@ -1,7 +1,7 @@
 //! The model of a `#[deriv_rule]` item: the original syntax plus what each part is.
 
 use super::attr::{KeyValue, Partial, RuleAttr};
-use super::types::{RetShape, Shape};
+use crate::types::{RetShape, Shape};
 use syn::{Expr, FnArg, Ident, ItemFn, ItemStruct, Member, Pat, PatType, Type};
 
 /// A function with a rule.
@@ -113,7 +113,7 @@ impl<'a> RuleFn<'a> {
             Shape::VecRef => Role::Active(Active::VecRef),
             Shape::Vec => Role::Active(Active::Vec),
             Shape::Array(_) => Role::Active(Active::Array),
-            Shape::Path { by_ref, path } if named => match super::types::not_a_struct(path) {
+            Shape::Path { by_ref, path } if named => match crate::types::not_a_struct(path) {
                 None => Role::Active(Active::Struct { by_ref }),
                 Some(why) => Role::Invalid(why),
             },

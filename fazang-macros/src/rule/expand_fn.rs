@@ -5,8 +5,8 @@
 //! adjoint function computes during the sweep (`Real::__from_vjp`).
 
 use super::ast::{Active, Form, Param, Role, RuleFn};
-use super::types::{generic_over, without_ref_lifetimes, RetShape, Shape};
 use super::valid::SCALAR;
+use crate::types::{generic_over, without_ref_lifetimes, RetShape, Shape};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;

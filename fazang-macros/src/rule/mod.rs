@@ -10,7 +10,6 @@ mod ast;
 mod attr;
 mod expand_fn;
 mod expand_struct;
-mod types;
 mod valid;
 
 use proc_macro2::TokenStream;

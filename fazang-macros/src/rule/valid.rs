@@ -3,7 +3,7 @@
 
 use super::ast::{Form, Role, RuleFn, RuleStruct};
 use super::attr::OPTIONS;
-use super::types::{mentions, type_name, RetShape};
+use crate::types::{mentions, type_name, RetShape};
 use crate::util::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};

@@ -1,11 +1,14 @@
-//! Arithmetic and comparison operators of [`Var`], for every mix of `Var`, `f64` and
+//! Arithmetic (`+ - * / %`) and comparison operators of [`Var`], for every mix of `Var`, `f64` and
 //! references. Each operator's value and partials are defined once, in `arith!`; the
 //! owned/borrowed combinations are generated from it.
 
 use super::var::{binary_op, unary_op, Var};
+use crate::math::elementary::deriv2::rem as rem_partials;
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
-use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
 
 /// `a + b`: partials 1, 1.
 #[inline]
@@ -64,6 +67,24 @@ fn div_vf(a: Var, b: f64) -> Var {
 fn div_fv(a: f64, b: Var) -> Var {
     let inv = 1.0 / b.val();
     unary_op(a / b.val(), b, -a * inv * inv)
+}
+
+/// `a % b = r` (`f64`'s remainder, sign of `a`): partials 1 and -q, with q the integer
+/// quotient (see [`deriv2::rem`](crate::math::elementary::deriv2::rem)).
+#[inline]
+fn rem_vv(a: Var, b: Var) -> Var {
+    let r = a.val() % b.val();
+    let (da, db) = rem_partials(a.val(), b.val(), r);
+    binary_op(r, a, da, b, db)
+}
+#[inline]
+fn rem_vf(a: Var, b: f64) -> Var {
+    unary_op(a.val() % b, a, 1.0)
+}
+#[inline]
+fn rem_fv(a: f64, b: Var) -> Var {
+    let r = a % b.val();
+    unary_op(r, b, rem_partials(a, b.val(), r).1)
 }
 
 macro_rules! arith {
@@ -183,6 +204,7 @@ arith!(Add, add, AddAssign, add_assign, add_vv, add_vf, add_fv);
 arith!(Sub, sub, SubAssign, sub_assign, sub_vv, sub_vf, sub_fv);
 arith!(Mul, mul, MulAssign, mul_assign, mul_vv, mul_vf, mul_fv);
 arith!(Div, div, DivAssign, div_assign, div_vv, div_vf, div_fv);
+arith!(Rem, rem, RemAssign, rem_assign, rem_vv, rem_vf, rem_fv);
 
 impl Neg for Var {
     type Output = Var;

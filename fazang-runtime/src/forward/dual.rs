@@ -165,6 +165,22 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
         Dual::new(q, self.eps.scale(-(q * inv)))
     }
     #[inline(always)]
+    fn rem_(self, o: Self) -> Self {
+        let re = self.re % o.re;
+        let (_, db) = deriv2::rem(self.val(), o.val(), re.val());
+        Dual::new(re, self.eps.add(&o.eps.scale_f64(db)))
+    }
+    #[inline(always)]
+    fn rem_f(self, f: f64) -> Self {
+        Dual::new(self.re % f, self.eps)
+    }
+    #[inline(always)]
+    fn f_rem(self, f: f64) -> Self {
+        let re = S::from(f) % self.re;
+        let (_, db) = deriv2::rem(f, self.val(), re.val());
+        Dual::new(re, self.eps.scale_f64(db))
+    }
+    #[inline(always)]
     fn cst(f: f64) -> Self {
         Dual::constant(S::from(f))
     }
@@ -365,6 +381,30 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
         let (a, b): (Self, Self) = (a.into(), b.into());
         let eps = self.eps.lincomb(a.re, &a.eps, self.re).add(&b.eps);
         Dual::new(self.re.mul_add(a.re, b.re), eps)
+    }
+    #[inline]
+    fn copysign(self, sign: impl Into<Self>) -> Self {
+        let s: Self = sign.into();
+        let (dx, _) = deriv2::copysign(self.val(), s.val());
+        Dual::new(self.re.copysign(s.re), self.eps.scale_f64(dx))
+    }
+    #[inline]
+    fn rem_euclid(self, rhs: impl Into<Self>) -> Self {
+        let b: Self = rhs.into();
+        let re = self.re.rem_euclid(b.re);
+        let (_, db) = deriv2::rem(self.val(), b.val(), re.val());
+        Dual::new(re, self.eps.add(&b.eps.scale_f64(db)))
+    }
+    #[inline]
+    fn midpoint(self, other: impl Into<Self>) -> Self {
+        let b: Self = other.into();
+        Dual::new(self.re.midpoint(b.re), self.eps.add(&b.eps).scale_f64(0.5))
+    }
+    #[inline]
+    fn log_sum_exp(self, other: impl Into<Self>) -> Self {
+        let b: Self = other.into();
+        let (da, db) = deriv2::log_sum_exp(self.re, b.re);
+        Dual::new(self.re.log_sum_exp(b.re), self.eps.lincomb(da, &b.eps, db))
     }
     #[inline]
     fn signum(self) -> Self {

@@ -36,6 +36,15 @@ pub(crate) trait Graded: Arith + Real {
     fn constant_to(v: f64, k: usize) -> Self;
     /// Whether every coefficient but the constant is zero.
     fn is_flat(&self) -> bool;
+    /// The same series with the constant term `v`.
+    fn with_value(&self, v: f64) -> Self;
+}
+
+/// `a + b·db` with the value `r`: a result whose partials are 1 and the constant `db`
+/// (`%`, `rem_euclid`), its value computed on `f64`.
+#[inline]
+pub(crate) fn shifted<X: Graded>(a: X, b: X, db: f64, r: f64) -> X {
+    (a + b * db).with_value(r)
 }
 
 /// `f(u)` from its value `f(u₀)` and its derivative `d(x, v)` (evaluated one order
@@ -311,6 +320,38 @@ macro_rules! graded_real {
             fn mul_add(self, a: impl Into<Self>, b: impl Into<Self>) -> Self {
                 let (a, b): (Self, Self) = (a.into(), b.into());
                 self * a + b
+            }
+            #[inline]
+            fn copysign(self, sign: impl Into<Self>) -> Self {
+                let s: Self = sign.into();
+                let (dx, _) = $crate::math::elementary::deriv2::copysign(self.val(), s.val());
+                $crate::forward::graded::Graded::with_value(
+                    &(self * dx),
+                    self.val().copysign(s.val()),
+                )
+            }
+            #[inline]
+            fn rem_euclid(self, rhs: impl Into<Self>) -> Self {
+                let b: Self = rhs.into();
+                let r = self.val().rem_euclid(b.val());
+                let (_, db) = $crate::math::elementary::deriv2::rem(self.val(), b.val(), r);
+                $crate::forward::graded::shifted(self, b, db, r)
+            }
+            #[inline]
+            fn midpoint(self, other: impl Into<Self>) -> Self {
+                let b: Self = other.into();
+                $crate::forward::graded::Graded::with_value(
+                    &((self + b) * 0.5),
+                    self.val().midpoint(b.val()),
+                )
+            }
+            #[inline]
+            fn log_sum_exp(self, other: impl Into<Self>) -> Self {
+                let b: Self = other.into();
+                let v = self.val().log_sum_exp(b.val());
+                $crate::forward::graded::binary(self, b, v, false, |x, y, _| {
+                    $crate::math::elementary::deriv2::log_sum_exp(x, y)
+                })
             }
             #[inline]
             fn signum(self) -> Self {

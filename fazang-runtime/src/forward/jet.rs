@@ -298,6 +298,22 @@ impl<const N: usize, const M: usize, const S: usize> Arith for Jet<N, M, S> {
         super::graded::div(Self::constant(f), self)
     }
     #[inline]
+    fn rem_(self, o: Self) -> Self {
+        let r = self.value() % o.value();
+        let (_, db) = crate::math::elementary::deriv2::rem(self.value(), o.value(), r);
+        super::graded::shifted(self, o, db, r)
+    }
+    #[inline]
+    fn rem_f(self, f: f64) -> Self {
+        self.with_value(self.value() % f)
+    }
+    #[inline]
+    fn f_rem(self, f: f64) -> Self {
+        let r = f % self.value();
+        let (_, db) = crate::math::elementary::deriv2::rem(f, self.value(), r);
+        (self * db).with_value(r)
+    }
+    #[inline]
     fn cst(f: f64) -> Self {
         Self::constant(f)
     }
@@ -344,6 +360,12 @@ impl<const N: usize, const M: usize, const S: usize> Graded for Jet<N, M, S> {
     #[inline]
     fn is_flat(&self) -> bool {
         self.c[1..].iter().all(|&c| c == 0.0)
+    }
+    #[inline]
+    fn with_value(&self, v: f64) -> Self {
+        let mut out = *self;
+        out.c[0] = v;
+        out
     }
 }
 

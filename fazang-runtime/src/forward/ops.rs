@@ -29,6 +29,12 @@ pub(crate) trait Arith: Copy {
     fn div_f(self, f: f64) -> Self;
     /// `f / self`.
     fn f_div(self, f: f64) -> Self;
+    /// `self % o` (`f64`'s remainder; partials 1 and -q, q the integer quotient).
+    fn rem_(self, o: Self) -> Self;
+    /// `self % f`.
+    fn rem_f(self, f: f64) -> Self;
+    /// `f % self`.
+    fn f_rem(self, f: f64) -> Self;
     /// A constant.
     fn cst(f: f64) -> Self;
     /// The value (degree-zero part).
@@ -188,6 +194,11 @@ macro_rules! number_ops {
             |a, b| $crate::forward::ops::Arith::div_(a, b),
             |a, f| $crate::forward::ops::Arith::div_f(a, f),
             |f, a| $crate::forward::ops::Arith::f_div(a, f));
+
+        $crate::forward::ops::binop!([$($g)*] $t, [$($w)*], Rem rem RemAssign rem_assign,
+            |a, b| $crate::forward::ops::Arith::rem_(a, b),
+            |a, f| $crate::forward::ops::Arith::rem_f(a, f),
+            |f, a| $crate::forward::ops::Arith::f_rem(a, f));
 
         impl<$($g)*> std::ops::Neg for $t where $($w)* {
             type Output = $t;

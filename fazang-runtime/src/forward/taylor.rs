@@ -225,6 +225,22 @@ impl<const K: usize> Arith for Taylor<K> {
         super::graded::div(Self::constant(f), self)
     }
     #[inline]
+    fn rem_(self, o: Self) -> Self {
+        let r = self.value() % o.value();
+        let (_, db) = crate::math::elementary::deriv2::rem(self.value(), o.value(), r);
+        super::graded::shifted(self, o, db, r)
+    }
+    #[inline]
+    fn rem_f(self, f: f64) -> Self {
+        self.with_value(self.value() % f)
+    }
+    #[inline]
+    fn f_rem(self, f: f64) -> Self {
+        let r = f % self.value();
+        let (_, db) = crate::math::elementary::deriv2::rem(f, self.value(), r);
+        (self * db).with_value(r)
+    }
+    #[inline]
     fn cst(f: f64) -> Self {
         Self::constant(f)
     }
@@ -279,6 +295,10 @@ impl<const K: usize> Graded for Taylor<K> {
     #[inline]
     fn is_flat(&self) -> bool {
         self.c.iter().all(|&c| c == 0.0)
+    }
+    #[inline]
+    fn with_value(&self, v: f64) -> Self {
+        Taylor { v, ..*self }
     }
 }
 

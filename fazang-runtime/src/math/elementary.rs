@@ -64,6 +64,9 @@ macro_rules! with_unary_table {
             inv_sqrt [v]: |x, v| 1.0 / x.sqrt(), v * -0.5 / x;
             logit [x]: |x, v| x.ln() - (-x).ln_1p(), (x * (-x + 1.0)).recip();
             inv_logit [v]: |x, v| special::inv_logit(x), v * (-v + 1.0);
+            log1p_exp [x]: |x, v| special::log1p_exp(x), x.inv_logit();
+            to_degrees [x]: |x, v| x.to_degrees(), T::from(1f64.to_degrees());
+            to_radians [x]: |x, v| x.to_radians(), T::from(1f64.to_radians());
         }
     };
 }
@@ -187,6 +190,40 @@ pub mod deriv2 {
         a >= b || b.is_nan()
     }
 
+    /// `copysign(x, s)`: (±1, 0): 1 where the sign bits of `x` and `s` agree, -1 where
+    /// they differ, and 0 at `x = 0` (as `abs`, which is `copysign(x, 1)`).
+    #[inline]
+    pub fn copysign(x: f64, s: f64) -> (f64, f64) {
+        let dx = if x == 0.0 {
+            0.0
+        } else if x.is_sign_negative() == s.is_sign_negative() {
+            1.0
+        } else {
+            -1.0
+        };
+        (dx, 0.0)
+    }
+
+    /// `a % b = r` and `a.rem_euclid(b) = r`: (1, -q) with `q = (a - r) / b` the integer
+    /// quotient that produced `r` (exactly, for |q| < 2⁵²; from the rounded `a / b` it
+    /// could be off by one next to a multiple of `b`).
+    #[inline]
+    pub fn rem(a: f64, b: f64, r: f64) -> (f64, f64) {
+        (1.0, -((a - r) / b).round())
+    }
+
+    /// `log_sum_exp(a, b)`: (σ(a - b), σ(b - a)) with σ the logistic function; (1/2, 1/2)
+    /// where a = b (also both infinite).
+    #[inline]
+    pub fn log_sum_exp<T: Real>(a: T, b: T) -> (T, T) {
+        if a == b {
+            (T::from(0.5), T::from(0.5))
+        } else {
+            let d = a - b;
+            (d.inv_logit(), (-d).inv_logit())
+        }
+    }
+
     /// Which argument `f64::min(a, b)` returns: true for `a`.
     #[inline]
     pub fn min_picks_first(a: f64, b: f64) -> bool {
@@ -291,6 +328,34 @@ impl Real for f64 {
     #[inline]
     fn trunc(self) -> f64 {
         f64::trunc(self)
+    }
+    #[inline]
+    fn round_ties_even(self) -> f64 {
+        f64::round_ties_even(self)
+    }
+    #[inline]
+    fn clamp(self, lo: impl Into<f64>, hi: impl Into<f64>) -> f64 {
+        f64::clamp(self, lo.into(), hi.into())
+    }
+    #[inline]
+    fn copysign(self, sign: impl Into<f64>) -> f64 {
+        f64::copysign(self, sign.into())
+    }
+    #[inline]
+    fn rem_euclid(self, rhs: impl Into<f64>) -> f64 {
+        f64::rem_euclid(self, rhs.into())
+    }
+    #[inline]
+    fn div_euclid(self, rhs: impl Into<f64>) -> f64 {
+        f64::div_euclid(self, rhs.into())
+    }
+    #[inline]
+    fn midpoint(self, other: impl Into<f64>) -> f64 {
+        f64::midpoint(self, other.into())
+    }
+    #[inline]
+    fn log_sum_exp(self, other: impl Into<f64>) -> f64 {
+        special::log_sum_exp2(self, other.into())
     }
 }
 
@@ -422,5 +487,23 @@ impl Real for Var {
     #[inline]
     fn trunc(self) -> Var {
         Var::constant(self.val().trunc())
+    }
+    #[inline]
+    fn copysign(self, sign: impl Into<Var>) -> Var {
+        let (x, s) = (self.val(), sign.into().val());
+        unary_op(x.copysign(s), self, deriv2::copysign(x, s).0)
+    }
+    #[inline]
+    fn rem_euclid(self, rhs: impl Into<Var>) -> Var {
+        let b = rhs.into();
+        let r = self.val().rem_euclid(b.val());
+        let (da, db) = deriv2::rem(self.val(), b.val(), r);
+        binary_op(r, self, da, b, db)
+    }
+    #[inline]
+    fn log_sum_exp(self, other: impl Into<Var>) -> Var {
+        let b = other.into();
+        let (da, db) = deriv2::log_sum_exp(self.val(), b.val());
+        binary_op(special::log_sum_exp2(self.val(), b.val()), self, da, b, db)
     }
 }

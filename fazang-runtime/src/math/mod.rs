@@ -30,4 +30,5 @@ free_fns! {
     inv_sqrt: "1/√x. d/dx = -1/(2 x^{3/2}).";
     logit: "ln(x/(1-x)). d/dx = 1/(x(1-x)).";
     inv_logit: "1/(1+e^(-x)). d/dx = σ(x)(1-σ(x)).";
+    log1p_exp: "ln(1+eˣ) (softplus), stable for large x. d/dx = 1/(1+e^(-x)).";
 }

@@ -27,6 +27,32 @@ pub fn inv_logit(x: f64) -> f64 {
     }
 }
 
+/// ln(1 + eˣ) (softplus): x + ln(1 + e⁻ˣ) for x > 0, so it neither overflows nor loses
+/// the small tail for very negative x (where it is about eˣ).
+#[inline]
+pub fn log1p_exp(x: f64) -> f64 {
+    if x > 0.0 {
+        x + (-x).exp().ln_1p()
+    } else {
+        x.exp().ln_1p()
+    }
+}
+
+/// ln(eᵃ + eᵇ) = max + ln(1 + e^(-|a - b|)): no overflow, -∞ if both are -∞, +∞ if
+/// either is +∞, NaN if either is NaN.
+#[inline]
+pub fn log_sum_exp2(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        return f64::NAN;
+    }
+    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+    if hi.is_infinite() {
+        // +inf, or both -inf
+        return hi;
+    }
+    hi + (lo - hi).exp().ln_1p()
+}
+
 /// The digamma function ψ(x) = d/dx ln Γ(x), the derivative of `log_gamma`.
 ///
 /// Reflection ψ(x) = ψ(1-x) - π/tan(πx) for x < 0, the recurrence ψ(x) = ψ(x+1) - 1/x up

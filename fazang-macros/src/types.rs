@@ -81,8 +81,17 @@ impl<'a> RetShape<'a> {
     }
 }
 
+/// Without invisible groups and parentheses, mutably.
+pub fn strip_mut(ty: &mut Type) -> &mut Type {
+    match ty {
+        Type::Group(g) => strip_mut(&mut g.elem),
+        Type::Paren(p) => strip_mut(&mut p.elem),
+        t => t,
+    }
+}
+
 /// Without invisible groups and parentheses.
-fn strip(ty: &Type) -> &Type {
+pub fn strip(ty: &Type) -> &Type {
     match ty {
         Type::Group(g) => strip(&g.elem),
         Type::Paren(p) => strip(&p.elem),
@@ -210,18 +219,196 @@ pub fn without_ref_lifetimes(ty: &Type) -> Type {
 
 /// A type as a user writes it, for messages (`Vec<f64>`, not `Vec < f64 >`).
 pub fn type_name(ty: &Type) -> String {
-    let s = quote::ToTokens::to_token_stream(ty).to_string();
+    source_text(ty)
+}
+
+/// Tokens as a user writes them, for messages (`x[i]`, not `x [i]`).
+pub fn source_text(tokens: &impl quote::ToTokens) -> String {
+    let s = tokens.to_token_stream().to_string();
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         let next = chars.peek().copied();
         let prev = out.chars().last();
         let drop_space = c == ' '
-            && (matches!(next, Some('<' | '>' | ',' | ']' | ';' | ')' | ':'))
-                || matches!(prev, Some('<' | '&' | '[' | '(' | ':')));
+            && (matches!(
+                next,
+                Some('<' | '>' | ',' | ']' | ';' | ')' | ':' | '.' | '[' | '(')
+            ) || matches!(prev, Some('<' | '&' | '[' | '(' | ':' | '.')));
         if !drop_space {
             out.push(c);
         }
     }
     out
+}
+
+/// The `f64`-shaped types `#[differentiate]` can make active, nested to any depth:
+/// `f64`, `[T; N]`, `[T]` (behind a reference), `Vec<T>`.
+#[derive(Clone)]
+pub enum Nested {
+    F64,
+    Array(Box<Nested>, Expr),
+    Slice(Box<Nested>),
+    Vec(Box<Nested>),
+}
+
+impl Nested {
+    /// `ty` if it is `f64`-shaped.
+    pub fn of(ty: &Type) -> Option<Nested> {
+        match strip(ty) {
+            t if is_f64(t) => Some(Nested::F64),
+            Type::Array(a) => Some(Nested::Array(Box::new(Nested::of(&a.elem)?), a.len.clone())),
+            Type::Slice(s) => Some(Nested::Slice(Box::new(Nested::of(&s.elem)?))),
+            Type::Path(p) if p.qself.is_none() => {
+                let last = p.path.segments.last()?;
+                if last.ident != "Vec" {
+                    return None;
+                }
+                Some(Nested::Vec(Box::new(Nested::of(single_arg(
+                    &last.arguments,
+                )?)?)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of the gradient of a value of this shape: arrays stay arrays, slices
+    /// and vectors become `Vec`s.
+    pub fn grad_type(&self) -> proc_macro2::TokenStream {
+        match self {
+            Nested::F64 => quote::quote!(f64),
+            Nested::Array(e, n) => {
+                let e = e.grad_type();
+                quote::quote!([#e; #n])
+            }
+            Nested::Slice(e) | Nested::Vec(e) => {
+                let e = e.grad_type();
+                quote::quote!(::std::vec::Vec<#e>)
+            }
+        }
+    }
+}
+
+/// How a parameter of `#[differentiate]` takes part, judged by its type alone.
+#[derive(Clone)]
+pub enum ParamKind {
+    /// `f64`.
+    Scalar,
+    /// An `f64`-shaped array, vector or slice, by value or behind `&`: `[f64; N]`,
+    /// `&[f64]`, `Vec<Vec<f64>>`, `&[f64; N]`, ...
+    Nested { by_ref: bool, shape: Nested },
+    /// A by-value single-identifier UpperCamelCase type: a `#[deriv_rule]` struct.
+    Struct,
+    /// `&mut` to an `f64`-shaped type: written through, so never a differentiable input.
+    MutRef,
+    /// Anything else: data, passed through unchanged.
+    Data,
+}
+
+impl ParamKind {
+    pub fn of(ty: &Type) -> ParamKind {
+        match strip(ty) {
+            t if is_f64(t) => ParamKind::Scalar,
+            Type::Reference(r) => match Nested::of(&r.elem) {
+                Some(_) if r.mutability.is_some() => ParamKind::MutRef,
+                Some(shape) => ParamKind::Nested {
+                    by_ref: true,
+                    shape,
+                },
+                None => ParamKind::Data,
+            },
+            t => match Nested::of(t) {
+                Some(shape) => ParamKind::Nested {
+                    by_ref: false,
+                    shape,
+                },
+                None if struct_candidate(t) => ParamKind::Struct,
+                None => ParamKind::Data,
+            },
+        }
+    }
+
+    pub fn can_be_active(&self) -> bool {
+        matches!(
+            self,
+            ParamKind::Scalar | ParamKind::Nested { .. } | ParamKind::Struct
+        )
+    }
+}
+
+/// Types that do not name a registered struct although they look like one.
+const DATA_TYPES: &[&str] = &[
+    "String", "Vec", "Option", "Box", "Rc", "Arc", "HashMap", "BTreeMap", "HashSet", "BTreeSet",
+    "VecDeque", "Cow", "Path", "PathBuf", "Duration", "Instant", "Self", "Ordering", "Range",
+    "RefCell", "Cell", "Mutex",
+];
+
+/// A by-value single-identifier type in UpperCamelCase with no generic arguments (`Bar`)
+/// is taken to be a struct registered with `#[deriv_rule]`; `wrt(...)` excludes others.
+fn struct_candidate(ty: &Type) -> bool {
+    let Type::Path(tp) = ty else { return false };
+    if tp.qself.is_some() || tp.path.segments.len() != 1 {
+        return false;
+    }
+    let seg = &tp.path.segments[0];
+    let name = seg.ident.to_string();
+    seg.arguments.is_none()
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && !DATA_TYPES.contains(&name.as_str())
+}
+
+/// The written type of a function result, as `#[differentiate]` sees it.
+pub enum ResultKind {
+    /// `f64`: gets `name_grad`.
+    Scalar,
+    /// `Result<f64, E>`: gets `name_grad` returning `Result<(f64, G), E>`.
+    ResultScalar,
+    /// An `f64`-shaped vector, array or nesting of them: gets `name_jacobian`.
+    Vector,
+}
+
+impl ResultKind {
+    pub fn of(out: &syn::ReturnType) -> Option<ResultKind> {
+        let syn::ReturnType::Type(_, ty) = out else {
+            return None;
+        };
+        let ty = strip(ty);
+        if is_f64(ty) {
+            return Some(ResultKind::Scalar);
+        }
+        if let Type::Path(p) = ty {
+            let last = p.path.segments.last()?;
+            if last.ident == "Result" {
+                return match &last.arguments {
+                    PathArguments::AngleBracketed(a) => match a.args.first()? {
+                        GenericArgument::Type(t) if is_f64(t) => Some(ResultKind::ResultScalar),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
+        }
+        match Nested::of(ty)? {
+            Nested::F64 | Nested::Slice(_) => None,
+            Nested::Array(..) | Nested::Vec(_) => Some(ResultKind::Vector),
+        }
+    }
+}
+
+/// `ty` with every `f64` replaced by `s`, through parentheses and invisible groups.
+pub fn replace_f64(ty: &Type, s: &Ident) -> Type {
+    struct Replace<'s>(&'s Ident);
+    impl VisitMut for Replace<'_> {
+        fn visit_type_mut(&mut self, ty: &mut Type) {
+            if is_f64(ty) {
+                let s = self.0;
+                *ty = syn::parse_quote_spanned!(span_of(ty) => #s);
+            } else {
+                syn::visit_mut::visit_type_mut(self, ty);
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Replace(s).visit_type_mut(&mut ty);
+    ty
 }

@@ -1,0 +1,224 @@
+//! Calls and method calls in the generic body: where arguments and receivers meet active
+//! values, and `f64`'s associated functions (`f64::max(0.0, x)`) go through `Real`.
+
+use super::Gen;
+use crate::activity::Abs;
+use crate::model::known::*;
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+impl Gen<'_> {
+    pub(super) fn call(&mut self, e: &Expr, f: &Expr, args: &[Expr]) -> TokenStream {
+        let fx = self.expr(f);
+        let any_active = args.iter().any(|a| self.abs(a).active());
+        // A local closure: its parameters decide.
+        if let Kind::Local(id, _) = &f.peel().kind {
+            if let Abs::Closure(c) = self.act.of_bind(*id) {
+                let targets: Vec<Abs> = self.body.closures[*c]
+                    .params
+                    .iter()
+                    .map(|p| p.map_or(Abs::Unknown(false), |b| self.act.of_bind(b).clone()))
+                    .collect();
+                let xs: Vec<TokenStream> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| match targets.get(i) {
+                        Some(t) => self.coerce(a, t),
+                        None => self.expr(a),
+                    })
+                    .collect();
+                return quote!(#fx(#(#xs),*));
+            }
+        }
+        let Kind::Path(p) = &f.peel().kind else {
+            let xs: Vec<_> = args.iter().map(|a| self.expr(a)).collect();
+            return quote!(#fx(#(#xs),*));
+        };
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let last = segs.last().cloned().unwrap_or_default();
+        if segs.len() == 2 && segs[0] == "f64" && is_real_method(&last) && any_active {
+            // `f64::max(0.0, x)` -> `Real::max(lit(0.0), x)`.
+            let name = format_ident!("{}", last, span = p.path.segments[1].ident.span());
+            let mut xs = Vec::new();
+            for (i, a) in args.iter().enumerate() {
+                xs.push(if i == 0 {
+                    self.receiver(a)
+                } else {
+                    self.expr(a)
+                });
+            }
+            return quote_spanned!(e.span=> ::fazang::Real::#name(#(#xs),*));
+        }
+        let known = is_fazang_fn(&last)
+            || matches!(last.as_str(), "Some" | "Ok" | "Err")
+            || segs.first().is_some_and(|s| s == "fazang");
+        let xs: Vec<TokenStream> = args
+            .iter()
+            .map(|a| {
+                if any_active && !known && self.is_passive_float(a) {
+                    // A float next to active arguments of a function the macro cannot
+                    // see: the parameter's type decides (`S` for a differentiated
+                    // function, `f64` for data).
+                    let x = self.expr(a);
+                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                } else {
+                    self.expr(a)
+                }
+            })
+            .collect();
+        quote!(#fx(#(#xs),*))
+    }
+
+    /// A float value that is certainly data: a literal, a constant, data arithmetic.
+    fn is_passive_float(&self, a: &Expr) -> bool {
+        match self.abs(a) {
+            Abs::Float(false) => true,
+            Abs::Unknown(false) => matches!(&a.peel().kind, Kind::Path(p)
+            if p.path.segments.last().is_some_and(|s| {
+                let n = s.ident.to_string();
+                n.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            })),
+            _ => false,
+        }
+    }
+
+    /// The receiver of a `Real` method next to active arguments: an active scalar.
+    fn receiver(&mut self, r: &Expr) -> TokenStream {
+        let s = self.s;
+        let a = self.abs(r).clone();
+        if a.active() {
+            return self.expr(r);
+        }
+        let x = self.expr(r);
+        match a {
+            Abs::Ref(_) => quote_spanned!(r.span=> ::fazang::__private::promote::<#s, _>(#x)),
+            _ => quote_spanned!(r.span=> ::fazang::__private::lit::<#s>(#x)),
+        }
+    }
+
+    pub(super) fn method(&mut self, e: &Expr, m: &MethodCall) -> TokenStream {
+        let own = self.abs(e).clone();
+        let name = m.method.to_string();
+        let n = name.as_str();
+        let recv_abs = self.abs(&m.receiver).clone();
+        let any_arg_active = m.args.iter().any(|a| self.abs(a).active());
+        let context_active = own.active() || recv_abs.active();
+        let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
+            self.receiver(&m.receiver)
+        } else {
+            self.expr(&m.receiver)
+        };
+        let known = is_real_method(n)
+            || FLOAT_PREDICATES.contains(&n)
+            || DATA_METHODS.contains(&n)
+            || SAME_ITEMS.contains(&n)
+            || TRANSPARENT.contains(&n)
+            || ELEMENT.contains(&n)
+            || STORE_ARG.contains(&n)
+            || ITER_METHODS.contains(&n);
+        let last = m.args.len().saturating_sub(1);
+        let args: Vec<TokenStream> = m
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if (n == "fold" && i == 0) || n == "unwrap_or" {
+                    self.coerce(a, &own)
+                } else if STORE_ARG.contains(&n) && i == last {
+                    let t = recv_abs.elem();
+                    self.coerce(a, &t)
+                } else if context_active && real_fn_path(a).is_some() {
+                    self.real_fn_value(a)
+                } else if !known && any_arg_active && self.is_passive_float(a) {
+                    let x = self.expr(a);
+                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                } else {
+                    self.expr(a)
+                }
+            })
+            .collect();
+        let method = &m.method;
+        let turbofish = m.turbofish.as_ref().map(|t| {
+            let mut t = t.clone();
+            for arg in t.args.iter_mut() {
+                if let syn::GenericArgument::Type(ty) = arg {
+                    *ty = super::ty::rewrite(ty, &own, self.s);
+                }
+            }
+            quote!(#t)
+        });
+        quote!(#recv.#method #turbofish(#(#args),*))
+    }
+
+    /// `f64::max` passed as a function over active values: a closure calling `Real`.
+    fn real_fn_value(&mut self, a: &Expr) -> TokenStream {
+        let name = real_fn_path(a).expect("checked");
+        let arity = match name.to_string().as_str() {
+            "mul_add" | "clamp" => 3,
+            "atan2" | "powf" | "powi" | "hypot" | "log" | "min" | "max" | "copysign"
+            | "rem_euclid" | "div_euclid" => 2,
+            _ => 1,
+        };
+        let ps: Vec<_> = (0..arity as usize)
+            .map(|i| format_ident!("__fz_{}", i))
+            .collect();
+        quote_spanned!(a.span=> |#(#ps),*| ::fazang::Real::#name(#(#ps),*))
+    }
+}
+
+/// For a path `f64::NAME` with `NAME` a `Real` method, `NAME`.
+fn real_fn_path(a: &Expr) -> Option<syn::Ident> {
+    let Kind::Path(p) = &a.peel().kind else {
+        return None;
+    };
+    let segs = &p.path.segments;
+    (segs.len() == 2 && segs[0].ident == "f64" && is_real_method(&segs[1].ident.to_string()))
+        .then(|| segs[1].ident.clone())
+}
+
+/// Iterator methods the activity analysis models (their arguments are closures or
+/// iterators, never floats to convert).
+const ITER_METHODS: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "flatten",
+    "for_each",
+    "enumerate",
+    "zip",
+    "chain",
+    "windows",
+    "chunks",
+    "sum",
+    "product",
+    "fold",
+    "reduce",
+    "max_by",
+    "min_by",
+    "max_by_key",
+    "min_by_key",
+    "find",
+    "find_map",
+    "any",
+    "all",
+    "collect",
+    "unwrap_or_else",
+    "extend",
+    "extend_from_slice",
+    "append",
+    "split_at",
+    "skip_while",
+    "take_while",
+    "inspect",
+    "map_while",
+    "and_then",
+];

@@ -1,0 +1,272 @@
+//! The generated siblings of a differentiated function: `name_grad` (scalar results) and
+//! `name_jacobian` (vector results). Each opens a nested tape scope, makes the active
+//! parameters independent variables, calls the generic function with `S = Var`, sweeps
+//! backwards and reads the adjoints back in each parameter's own shape.
+
+use super::ast::{Model, Param, Place};
+use crate::types::{ParamKind, ResultKind};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{FnArg, GenericArgument, Ident, PathArguments, ReturnType, Type};
+
+/// `name_grad` or `name_jacobian`, if the function has one.
+pub fn siblings(m: &Model) -> TokenStream {
+    if !m.has_siblings() {
+        return TokenStream::new();
+    }
+    match m.ret {
+        Some(ResultKind::Scalar | ResultKind::ResultScalar) => grad_fn(m),
+        Some(ResultKind::Vector) => jacobian_fn(m),
+        None => TokenStream::new(),
+    }
+}
+
+/// The active copy of a parameter.
+fn active_name(p: &Param) -> Ident {
+    format_ident!("__fz_{}", p.ident)
+}
+
+/// Statements making the active copies; with `all_in_vars`, scalars are pushed onto
+/// `__fz_vars` too (the Jacobian's columns), otherwise only what has a shape.
+fn activations(m: &Model, all_in_vars: bool) -> TokenStream {
+    let acts = m.active().map(|p| {
+        let (x, a) = (&p.ident, active_name(p));
+        match &p.kind {
+            ParamKind::Scalar if !all_in_vars => quote!(let #a = ::fazang::Var::new(#x);),
+            ParamKind::Scalar => quote! {
+                let #a = ::fazang::__private::Param::activate(&#x, &mut __fz_vars);
+            },
+            ParamKind::Nested { by_ref, .. } => {
+                let r = if *by_ref { quote!(#x) } else { quote!(&#x) };
+                quote!(let #a = ::fazang::__private::Param::activate(#r, &mut __fz_vars);)
+            }
+            ParamKind::Struct => quote! {
+                let #a = ::fazang::__private::Composite::activate(&#x, &mut __fz_vars);
+            },
+            ParamKind::MutRef | ParamKind::Data => unreachable!("only active parameters"),
+        }
+    });
+    quote! {
+        let mut __fz_vars: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
+        #(#acts)*
+    }
+}
+
+/// The call of the generic function on the active copies.
+fn call(m: &Model) -> TokenStream {
+    let name = m.name();
+    let args = m.params.iter().map(|p| {
+        let (x, a) = (&p.ident, active_name(p));
+        match (&p.kind, p.active) {
+            (_, false) => quote!(#x),
+            (ParamKind::Nested { by_ref: true, .. }, true) => quote!(&#a),
+            (_, true) => quote!(#a),
+        }
+    });
+    match (m.place, m.receiver()) {
+        (Place::Method, Some(_)) => quote!(self.#name(#(#args),*)),
+        (Place::Method, None) => quote!(Self::#name(#(#args),*)),
+        _ => quote!(#name(#(#args),*)),
+    }
+}
+
+/// The adjoint of one active parameter in its own shape, and that shape's type.
+fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
+    let (x, a, ty) = (&p.ident, active_name(p), p.ty);
+    match &p.kind {
+        ParamKind::Scalar => (quote!(#a.adj()), quote!(f64)),
+        ParamKind::Nested { by_ref, shape } => {
+            let r = if *by_ref { quote!(#x) } else { quote!(&#x) };
+            let t = shape.grad_type();
+            (
+                quote!(::fazang::__private::Param::grad(#r, &mut __fz_adj)),
+                quote!(#t),
+            )
+        }
+        ParamKind::Struct => (
+            quote!(::fazang::__private::Composite::adjoint(&#x, &mut __fz_adj)),
+            quote!(#ty),
+        ),
+        ParamKind::MutRef | ParamKind::Data => unreachable!("only active parameters"),
+    }
+}
+
+/// The gradient expression and its type: `[f64; K]` if every active parameter is a
+/// scalar, else the one adjoint shape, else a tuple of them.
+fn gradient(m: &Model) -> (TokenStream, TokenStream, String) {
+    let active: Vec<&Param> = m.active().collect();
+    let names: Vec<String> = active.iter().map(|p| format!("d/d{}", p.ident)).collect();
+    if active.iter().all(|p| matches!(p.kind, ParamKind::Scalar)) {
+        let adj = active.iter().map(|p| adjoint(p).0);
+        let k = active.len();
+        let doc = format!("`[{}]`", names.join(", "));
+        return (quote!([#(#adj),*]), quote!([f64; #k]), doc);
+    }
+    let (exprs, tys): (Vec<_>, Vec<_>) = active.iter().map(|p| adjoint(p)).unzip();
+    let doc = names.join(", ");
+    let adj = quote! {
+        let mut __fz_adj = __fz_vars.iter().map(|v| v.adj());
+    };
+    if active.len() == 1 {
+        let (e, t) = (&exprs[0], &tys[0]);
+        let doc = format!("{doc}, shaped like the parameter");
+        (quote!({ #adj #e }), quote!(#t), doc)
+    } else {
+        let doc = format!("the tuple `({doc})`, each shaped like its parameter");
+        (quote!({ #adj (#(#exprs),*) }), quote!((#(#tys),*)), doc)
+    }
+}
+
+/// Parameters of the generated functions: the original ones, without `mut` bindings.
+fn wrapper_inputs(m: &Model) -> TokenStream {
+    let recv = m.receiver().map(|r| {
+        let (and, lt, mutability, slf) = (
+            r.reference.as_ref().map(|(a, _)| a),
+            r.reference.as_ref().and_then(|(_, l)| l.as_ref()),
+            &r.mutability,
+            &r.self_token,
+        );
+        if and.is_some() {
+            quote!(#and #lt #mutability #slf,)
+        } else {
+            quote!(#slf,)
+        }
+    });
+    let inputs = m.params.iter().map(|p| {
+        let (x, ty) = (&p.ident, p.ty);
+        quote!(#x: #ty)
+    });
+    quote!(#recv #(#inputs),*)
+}
+
+/// Attributes that must follow the function to its generated siblings: `cfg`, and lint
+/// levels (`allow`, `expect`) the user set.
+fn carried_attrs(m: &Model) -> TokenStream {
+    let attrs = m.func.attrs.iter().filter(|a| {
+        let p = a.path();
+        p.is_ident("cfg") || p.is_ident("allow") || p.is_ident("expect")
+    });
+    quote!(#(#attrs)*)
+}
+
+/// A generated sibling: docs, the user's carried attributes, the original parameters,
+/// and a body that opens a nested scope and activates the inputs before `rest`.
+fn sibling(
+    m: &Model,
+    name: &Ident,
+    docs: [String; 2],
+    ret: TokenStream,
+    acts: TokenStream,
+    rest: TokenStream,
+) -> TokenStream {
+    let f = &m.func;
+    let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
+    let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
+    let [doc1, doc2] = docs;
+    quote! {
+        #[doc = #doc1]
+        #[doc = ""]
+        #[doc = #doc2]
+        #attrs
+        #[allow(dead_code, unused_mut, clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
+        #vis fn #name #generics(#inputs) -> #ret #wc {
+            let __fz_scope = ::fazang::__private::scope();
+            #acts
+            #rest
+        }
+    }
+}
+
+fn grad_fn(m: &Model) -> TokenStream {
+    let name = m.name();
+    let gname = m
+        .options
+        .grad
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}_grad", name));
+    let call = call(m);
+    let (g, gty, gdoc) = gradient(m);
+    let is_result = matches!(m.ret, Some(ResultKind::ResultScalar));
+    let ret = if is_result {
+        result_with(&m.func.sig.output, quote!((f64, #gty)))
+    } else {
+        quote!((f64, #gty))
+    };
+    let get_out = if is_result {
+        quote!(match #call {
+            ::std::result::Result::Ok(v) => v,
+            ::std::result::Result::Err(e) => return ::std::result::Result::Err(e),
+        })
+    } else {
+        call
+    };
+    let done = if is_result {
+        quote!(::std::result::Result::Ok((__fz_out.val(), #g)))
+    } else {
+        quote!((__fz_out.val(), #g))
+    };
+    let doc1 = format!(" Value and gradient of [`{name}`] (generated by `#[differentiate]`).");
+    let doc2 = format!(
+        " Returns `(value, gradient)`{}; the gradient is {gdoc}.",
+        if is_result {
+            " in `Ok`, or `name`'s error"
+        } else {
+            ""
+        }
+    );
+    let rest = quote! {
+        let __fz_out: ::fazang::Var = #get_out;
+        ::fazang::__private::grad_in_scope(__fz_out);
+        #done
+    };
+    sibling(m, &gname, [doc1, doc2], ret, activations(m, false), rest)
+}
+
+/// `Result<f64, E>` with `f64` replaced by `inner`.
+fn result_with(out: &ReturnType, inner: TokenStream) -> TokenStream {
+    let ReturnType::Type(_, ty) = out else {
+        unreachable!("validated: returns Result<f64, E>")
+    };
+    let mut ty = (**ty).clone();
+    if let Type::Path(tp) = crate::types::strip_mut(&mut ty) {
+        if let Some(seg) = tp.path.segments.last_mut() {
+            if let PathArguments::AngleBracketed(args) = &mut seg.arguments {
+                if let Some(GenericArgument::Type(t)) = args.args.first_mut() {
+                    *t = syn::parse_quote!(#inner);
+                }
+            }
+        }
+    }
+    quote!(#ty)
+}
+
+fn jacobian_fn(m: &Model) -> TokenStream {
+    let name = m.name();
+    let jname = m
+        .options
+        .jacobian
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}_jacobian", name));
+    let call = call(m);
+    let names: Vec<String> = m.active().map(|p| format!("`{}`", p.ident)).collect();
+    let doc1 = format!(" Values and Jacobian of [`{name}`] (generated by `#[differentiate]`).");
+    let doc2 = format!(
+        " Returns `(values, jac)` with `jac[i][j]` = d out_i / d input_j, the outputs \
+         flattened row-major and the inputs being {} flattened in that order. Cost: one \
+         recorded evaluation and one backward sweep per 8 outputs.",
+        names.join(", ")
+    );
+    let ret = quote!((::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>));
+    let rest = quote! {
+        let mut __fz_out: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
+        ::fazang::__private::Outputs::push_outputs(#call, &mut __fz_out);
+        ::fazang::__private::jacobian_rows(&__fz_out, &__fz_vars)
+    };
+    sibling(m, &jname, [doc1, doc2], ret, activations(m, true), rest)
+}
+
+/// Whether the inputs include a receiver (for methods).
+#[allow(dead_code)]
+fn has_receiver(m: &Model) -> bool {
+    matches!(m.func.sig.inputs.first(), Some(FnArg::Receiver(_)))
+}

@@ -1,0 +1,67 @@
+//! Expansion tests: `cargo test -p fazang-macros -- --nocapture expansion` prints them.
+
+use quote::quote;
+
+fn expand(attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+    let out = super::expand(attr, item);
+    let text = out.to_string();
+    println!("{text}");
+    text
+}
+
+#[test]
+fn expansion_of_fazang_example() {
+    let text = expand(
+        quote!(),
+        quote! {
+            fn normal_lp(mu: f64, sigma: f64) -> f64 {
+                let y = 1.3;
+                -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln()
+                    - 0.5 * ((y - mu) / sigma).powi(2)
+            }
+        },
+    );
+    assert!(text.contains("fn normal_lp < S : :: fazang :: Real >"));
+    assert!(text.contains("mu : S , sigma : S) -> S"));
+    // `y` is data: it stays a plain f64.
+    assert!(text.contains("let y = 1.3 ;"));
+    assert!(text.contains("fn normal_lp_grad (mu : f64 , sigma : f64) -> (f64 , [f64 ; 2usize])"));
+    assert!(!text.contains("compile_error"));
+}
+
+#[test]
+fn expansion_converts_data_meeting_active_values() {
+    let text = expand(
+        quote!(wrt(x)),
+        quote! {
+            fn f(x: &[f64], y: &[f64], k: f64) -> f64 {
+                let mut s = y[0];
+                for p in 0..x.len() {
+                    s -= y[p] * x[p];
+                }
+                let mut acc = k.tanh();
+                acc += s;
+                let n = x.len() as f64;
+                acc / n
+            }
+        },
+    );
+    assert!(text.contains("let mut s = :: fazang :: __private :: lit :: < S > (y [0]) ;"));
+    assert!(text.contains("let mut acc = :: fazang :: __private :: lit :: < S > (k . tanh ()) ;"));
+    assert!(text.contains("let n = x . len () as f64 ;"));
+    assert!(!text.contains("compile_error"));
+}
+
+#[test]
+fn errors_keep_the_item() {
+    let text = expand(
+        quote!(bogus),
+        quote!(
+            fn f(x: f64) -> f64 {
+                x
+            }
+        ),
+    );
+    assert!(text.contains("compile_error"));
+    assert!(text.contains("fn f (x : f64) -> f64"));
+}

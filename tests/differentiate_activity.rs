@@ -1,0 +1,235 @@
+//! Ordinary `f64` code under `#[differentiate]`: each shape of code the activity analysis
+//! exists for (data meeting active values, comparisons on data, constant receivers,
+//! casts of data, local closures, references from iterators), written as users write it.
+//! Every primal is checked against the same code without the attribute, every gradient
+//! against finite differences.
+#![allow(clippy::needless_range_loop, clippy::ptr_arg)]
+
+mod body_support;
+use body_support::{assert_close, fd_grad};
+use fazang::prelude::*;
+
+// Data that later meets an active value ------------------------------------------------
+
+#[differentiate(wrt(x))]
+fn forward_substitution(x: &[f64], y: &[f64], a: &[f64]) -> f64 {
+    let mut out = 0.0;
+    for i in 0..x.len() {
+        let mut s = y[i];
+        for p in 0..i {
+            s -= a[p] * x[p];
+        }
+        out += s * s;
+    }
+    out
+}
+
+fn forward_substitution_plain(x: &[f64], y: &[f64], a: &[f64]) -> f64 {
+    let mut out = 0.0;
+    for i in 0..x.len() {
+        let mut s = y[i];
+        for p in 0..i {
+            s -= a[p] * x[p];
+        }
+        out += s * s;
+    }
+    out
+}
+
+#[test]
+fn a_data_accumulator_becomes_active() {
+    let (x, y, a) = ([0.3, -1.2, 0.8], [1.0, 2.0, 3.0], [0.5, -0.25, 2.0]);
+    let (v, g) = forward_substitution_grad(&x, &y, &a);
+    assert_eq!(v, forward_substitution_plain(&x, &y, &a));
+    assert_eq!(v, forward_substitution(&x, &y, &a));
+    assert_close(
+        &g,
+        &fd_grad(|x| forward_substitution_plain(x, &y, &a), &x),
+        1e-8,
+    );
+}
+
+#[differentiate(wrt(x))]
+fn euler_step(x: f64, u0: [f64; 2], h: f64, k: f64) -> f64 {
+    let mut u = u0;
+    u[0] += h * x;
+    u[1] -= h * u[0] * k;
+    let mut acc = k.tanh();
+    acc += x;
+    let mut total = 0f64;
+    total += 1_f64 * acc + u[0] * u[1];
+    total
+}
+
+#[test]
+fn data_arrays_and_integer_spelled_literals_become_active() {
+    let f = |x: f64| {
+        let mut u = [1.0, 2.0];
+        u[0] += 0.1 * x;
+        u[1] -= 0.1 * u[0] * 0.7;
+        let acc = 0.7f64.tanh() + x;
+        acc + u[0] * u[1]
+    };
+    let (v, g) = euler_step_grad(0.4, [1.0, 2.0], 0.1, 0.7);
+    assert_eq!(v, f(0.4));
+    assert_close(&g, &fd_grad(|x| f(x[0]), &[0.4]), 1e-9);
+}
+
+// Comparisons on data and active values ------------------------------------------------
+
+#[differentiate(wrt(x))]
+fn branches_on_data(x: &[f64], y: &[f64], z: &[f64], k: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        if k > 0.0 && y[i] == z[i] {
+            s += x[i] * k;
+        } else if y[i] < -100.0 {
+            s -= x[i];
+        } else if x[i] > 0.5 {
+            s += x[i].powi(2);
+        } else {
+            s += 0.5 * x[i];
+        }
+    }
+    s
+}
+
+#[test]
+fn comparisons_between_data_and_active_values() {
+    let (x, y, z) = ([0.2, 0.9, -0.4], [1.0, -200.0, 3.0], [1.0, 2.0, 5.0]);
+    let (v, g) = branches_on_data_grad(&x, &y, &z, 2.0);
+    assert_eq!(v, branches_on_data(&x, &y, &z, 2.0));
+    assert_close(&g, &[2.0, -1.0, 0.5], 0.0);
+}
+
+// f64's associated functions and constant receivers --------------------------------------
+
+#[differentiate(wrt(x))]
+fn constant_receivers(x: &[f64], k: f64) -> f64 {
+    let biggest = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let relu = f64::max(0.0, x[0]);
+    let angle = f64::atan2(0.5, x[1]);
+    let grow = k.powf(x[2]);
+    let fused = k.mul_add(x[0], k);
+    let root = 2.0_f64.sqrt();
+    biggest + relu + angle + grow + fused * root
+}
+
+#[test]
+fn associated_functions_and_data_receivers() {
+    let x = [0.7, -0.3, 1.1];
+    let (v, g) = constant_receivers_grad(&x, 1.5);
+    assert_eq!(v, constant_receivers(&x, 1.5));
+    let plain = |x: &[f64]| {
+        let biggest = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let relu = f64::max(0.0, x[0]);
+        let angle = f64::atan2(0.5, x[1]);
+        biggest + relu + angle + 1.5f64.powf(x[2]) + 1.5f64.mul_add(x[0], 1.5) * 2f64.sqrt()
+    };
+    assert_close(&g, &fd_grad(plain, &x), 1e-8);
+}
+
+// Casts of data, integer casts of active values ------------------------------------------
+
+#[differentiate]
+fn trimmed_mean(x: &[f64]) -> f64 {
+    let mut sorted = x.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let n = sorted.len() as f64;
+    let cut = (0.1 * n).ceil() as usize;
+    let kept = &sorted[cut..sorted.len() - cut];
+    let bucket = (x[0] * 2.0).floor() as usize;
+    kept.iter().sum::<f64>() / kept.len() as f64 + bucket as f64
+}
+
+#[test]
+fn casts_of_data_stay_plain() {
+    let x: Vec<f64> = (0..10).map(|i| ((i * 7) % 10) as f64 * 0.3 + 0.1).collect();
+    let (v, g) = trimmed_mean_grad(&x);
+    assert_eq!(v, trimmed_mean(&x));
+    assert_close(&g, &fd_grad(trimmed_mean, &x), 1e-8);
+}
+
+// Local closures ---------------------------------------------------------------------
+
+#[differentiate(wrt(ell))]
+fn kernel_sum(ell: f64, r: &[f64], k: f64) -> f64 {
+    let kernel = |d: f64| (-d * d / (2.0 * ell * ell)).exp();
+    let scale = |t: f64| t * t + 1.0;
+    let mut s = scale(k);
+    for &d in r {
+        s += kernel(d);
+    }
+    s + scale(ell)
+}
+
+#[test]
+fn closures_called_with_data_and_active_values() {
+    let r = [0.1, 0.5, 1.3];
+    let f = |ell: f64| {
+        let mut s = 2.0 * 2.0 + 1.0;
+        for &d in &r {
+            s += (-d * d / (2.0 * ell * ell)).exp();
+        }
+        s + ell * ell + 1.0
+    };
+    let (v, g) = kernel_sum_grad(0.8, &r, 2.0);
+    assert_eq!(v, f(0.8));
+    assert_close(&g, &fd_grad(|x| f(x[0]), &[0.8]), 1e-9);
+}
+
+// References from iterators ------------------------------------------------------------
+
+#[differentiate]
+fn sum_of_refs(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v;
+    }
+    let neg: f64 = x.iter().map(|v| -v).sum();
+    let mut m = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        m += v * i as f64;
+    }
+    s + neg + m
+}
+
+#[test]
+fn references_to_active_values() {
+    let x = [0.5, 1.5, -2.0];
+    let (v, g) = sum_of_refs_grad(&x);
+    assert_eq!(v, sum_of_refs(&x));
+    assert_eq!(g, vec![0.0, 1.0, 2.0]);
+}
+
+// Data of other types passed by value ----------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum Orbit {
+    Circular,
+    Elliptic(f64),
+}
+
+#[differentiate(wrt(a))]
+fn period(a: f64, kind: Orbit, mu: f64) -> f64 {
+    match kind {
+        Orbit::Circular => 2.0 * std::f64::consts::PI * (a.powi(3) / mu).sqrt(),
+        Orbit::Elliptic(e) => 2.0 * std::f64::consts::PI * (a.powi(3) / mu).sqrt() * (1.0 + e),
+    }
+}
+
+#[test]
+fn enum_parameters_are_data() {
+    for kind in [Orbit::Circular, Orbit::Elliptic(0.1)] {
+        let (v, g) = period_grad(2.0, kind, 3.0);
+        assert_eq!(v, period(2.0, kind, 3.0));
+        // d/da 2π √(a³/μ) (1 + e) = 3π a² (1 + e) / (μ √(a³/μ))
+        let e = if let Orbit::Elliptic(e) = kind {
+            e
+        } else {
+            0.0
+        };
+        let want = 3.0 * std::f64::consts::PI * 4.0 * (1.0 + e) / (3.0 * (8.0f64 / 3.0).sqrt());
+        assert_close(&g, &[want], 1e-14);
+    }
+}
