@@ -4,9 +4,10 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_bounded, check_finite, check_greater, check_not_nan, check_positive_finite, sizes3,
 };
-use super::kernel::{density, Hoist, Hoist2};
+use super::kernel::{density, Vals};
 use super::special::{digamma, div0, lgamma, mul_log};
 use super::DomainError;
+use crate::Real;
 
 /// Log of the beta density with shapes `alpha` and `beta`, summed over the elements:
 ///
@@ -54,35 +55,37 @@ where
     check_positive_finite(F, "First shape parameter", alpha)?;
     check_positive_finite(F, "Second shape parameter", beta)?;
     check_bounded(F, "Random variable", y, 0.0, 1.0)?;
-    let (lg_a, dg_a) = (Hoist::new(alpha, lgamma), Hoist::new(alpha, digamma));
-    let (lg_b, dg_b) = (Hoist::new(beta, lgamma), Hoist::new(beta, digamma));
-    let lg_ab = Hoist2::new(alpha, beta, |a, b| lgamma(a + b));
-    let dg_ab = Hoist2::new(alpha, beta, |a, b| digamma(a + b));
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let (lg_a, dg_a) = (x.hoist(1, lgamma), x.hoist(1, digamma));
+    let (lg_b, dg_b) = (x.hoist(2, lgamma), x.hoist(2, digamma));
+    let lg_ab = x.hoist2(1, 2, |a, b| lgamma(a + b));
+    let dg_ab = x.hoist2(1, 2, |a, b| digamma(a + b));
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_y, ln_1m_y) = (yi.ln(), (-yi).ln_1p());
         let lp = if need.value {
             lg_ab.at(i) - lg_a.at(i) - lg_b.at(i)
                 + mul_log(ai - 1.0, ln_y)
                 + mul_log(bi - 1.0, ln_1m_y)
         } else {
-            0.0
+            zero()
         };
-        let dy = div0(ai - 1.0, yi) - div0(bi - 1.0, 1.0 - yi);
+        let dy = div0(ai - 1.0, yi) - div0(bi - 1.0, -yi + 1.0);
         let d_ab = if need.d[1] || need.d[2] {
             dg_ab.at(i)
         } else {
-            0.0
+            zero()
         };
         let da = if need.d[1] {
             ln_y + d_ab - dg_a.at(i)
         } else {
-            0.0
+            zero()
         };
         let db = if need.d[2] {
             ln_1m_y + d_ab - dg_b.at(i)
         } else {
-            0.0
+            zero()
         };
         (lp, [dy, da, db])
     }))
@@ -140,9 +143,10 @@ where
     if outside {
         return Ok(Ret::<(Y, A, B)>::from(f64::NEG_INFINITY));
     }
-    let w = Hoist2::new(alpha, beta, |a, b| ((b - a).ln(), 1.0 / (b - a)));
-    Ok(density(n, (y, alpha, beta), |i, _| {
+    let x = Vals::new((y, alpha, beta));
+    let w = x.hoist2(1, 2, |a, b| ((b - a).ln(), (b - a).recip()));
+    Ok(density(n, &x, |i, _| {
         let (ln_w, inv_w) = w.at(i);
-        (-ln_w, [0.0, inv_w, -inv_w])
+        (-ln_w, [Default::default(), inv_w, -inv_w])
     }))
 }

@@ -6,10 +6,10 @@ use super::check::{
     check_consistent_sizes, check_finite, check_not_nan, check_positive_finite,
     location_scale_sizes,
 };
-use super::kernel::{density, Hoist};
+use super::kernel::{density, Vals};
 use super::special::{digamma, lgamma, LN_PI};
 use super::DomainError;
-use crate::math::special::sign_or_zero;
+use crate::Real;
 use std::f64::consts::LN_2;
 
 /// Log of the Cauchy density, summed over the elements:
@@ -46,14 +46,15 @@ where
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let z = (x.get(0, i) - x.get(1, i)) * inv_s;
         let z2 = z * z;
-        let w = inv_s / (1.0 + z2);
-        let dy = -2.0 * z * w;
-        (-LN_PI - ln_s - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w])
+        let w = inv_s / (z2 + 1.0);
+        let dy = z * -2.0 * w;
+        (-ln_s - LN_PI - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w])
     }))
 }
 
@@ -107,28 +108,30 @@ where
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
     // The normalising constant of ν and the digamma difference of ∂/∂ν.
-    let c = Hoist::new(nu, |v| {
-        lgamma(0.5 * (v + 1.0)) - lgamma(0.5 * v) - 0.5 * (v.ln() + LN_PI)
+    let x = Vals::new((y, nu, mu, sigma));
+    let zero = || Default::default();
+    let c = x.hoist(1, |v| {
+        lgamma((v + 1.0) * 0.5) - lgamma(v * 0.5) - (v.ln() + LN_PI) * 0.5
     });
-    let dg = Hoist::new(nu, |v| digamma(0.5 * (v + 1.0)) - digamma(0.5 * v));
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, nu, mu, sigma), |i, need| {
+    let dg = x.hoist(1, |v| digamma((v + 1.0) * 0.5) - digamma(v * 0.5));
+    let s = x.hoist(3, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, need| {
         let (inv_s, ln_s) = s.at(i);
-        let v = nu.value(i);
-        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let v = x.get(1, i);
+        let z = (x.get(0, i) - x.get(2, i)) * inv_s;
         let r = z * z / v;
         let ln1p_r = r.ln_1p();
         let lp = if need.value {
-            c.at(i) - ln_s - 0.5 * (v + 1.0) * ln1p_r
+            c.at(i) - ln_s - (v + 1.0) * 0.5 * ln1p_r
         } else {
-            0.0
+            zero()
         };
-        let dy = -(v + 1.0) * z * inv_s / (v * (1.0 + r));
-        let rep = (v + 1.0) * r / (1.0 + r) - 1.0;
+        let dy = -(v + 1.0) * z * inv_s / (v * (r + 1.0));
+        let rep = (v + 1.0) * r / (r + 1.0) - 1.0;
         let dnu = if need.d[1] {
-            0.5 * (dg.at(i) - ln1p_r + rep / v)
+            (dg.at(i) - ln1p_r + rep / v) * 0.5
         } else {
-            0.0
+            zero()
         };
         (lp, [dy, dnu, -dy, rep * inv_s])
     }))
@@ -169,13 +172,14 @@ where
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let z = (x.get(0, i) - x.get(1, i)) * inv_s;
         let a = z.abs();
-        let lp = -a - 2.0 * (-a).exp().ln_1p() - ln_s;
-        let t = (0.5 * z).tanh();
+        let lp = -a - (-a).exp().ln_1p() * 2.0 - ln_s;
+        let t = (z * 0.5).tanh();
         let dy = -t * inv_s;
         (lp, [dy, -dy, (z * t - 1.0) * inv_s])
     }))
@@ -215,12 +219,14 @@ where
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let d = y.value(i) - mu.value(i);
+        let d = x.get(0, i) - x.get(1, i);
         let a = d.abs() * inv_s;
-        let dy = -sign_or_zero(d) * inv_s;
-        (-LN_2 - ln_s - a, [dy, -dy, (a - 1.0) * inv_s])
+        // −sign(y − μ)/σ, 0 at y = μ (the derivative of |d| the table gives abs).
+        let dy = -inv_s * crate::math::special::sign_or_zero(d.val());
+        (-ln_s - LN_2 - a, [dy, -dy, (a - 1.0) * inv_s])
     }))
 }

@@ -1,23 +1,29 @@
 //! Numerical helpers of the densities, on `f64`.
 
-pub(crate) use crate::math::special::digamma;
+use crate::Real;
 
 /// ½ ln(2π).
 pub(crate) const HALF_LN_TWO_PI: f64 = 0.918_938_533_204_672_8;
 /// ln π.
 pub(crate) const LN_PI: f64 = 1.144_729_885_849_400_2;
 
-/// ln Γ(x) (libm's `lgamma`).
+/// ln Γ(x) (libm's `lgamma` on `f64`).
 #[inline]
-pub(crate) fn lgamma(x: f64) -> f64 {
-    libm::lgamma(x)
+pub(crate) fn lgamma<T: Real>(x: T) -> T {
+    x.log_gamma()
+}
+
+/// ψ(x), the digamma function.
+#[inline]
+pub(crate) fn digamma<T: Real>(x: T) -> T {
+    x.digamma()
 }
 
 /// `a · ln_x`, taken as 0 when `a` is 0 (so `0 · ln 0 = 0`, Stan's `multiply_log`).
 #[inline]
-pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
+pub(crate) fn mul_log<T: Real>(a: T, ln_x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a * ln_x
     }
@@ -26,47 +32,41 @@ pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
 /// `a / x`, taken as 0 when `a` is 0 (the partial of `a · ln x`, consistent with
 /// [`mul_log`]).
 #[inline]
-pub(crate) fn div0(a: f64, x: f64) -> f64 {
+pub(crate) fn div0<T: Real>(a: T, x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a / x
     }
 }
 
-/// ln(1 + eˣ) without overflow or underflow.
-#[inline]
-pub(crate) fn log1p_exp(x: f64) -> f64 {
-    if x > 0.0 {
-        x + (-x).exp().ln_1p()
-    } else {
-        x.exp().ln_1p()
-    }
-}
-
 /// The Stirling series remainder ln Γ(z) - ((z - ½) ln z - z + ½ ln 2π), for z ≥ 10
 /// (seven terms: error below 1e-17 there).
-fn stirling_remainder(z: f64) -> f64 {
-    let r = 1.0 / z;
+fn stirling_remainder<T: Real>(z: T) -> T {
+    let r = z.recip();
     let r2 = r * r;
-    r * (1.0 / 12.0
-        + r2 * (-1.0 / 360.0
-            + r2 * (1.0 / 1260.0
-                + r2 * (-1.0 / 1680.0
-                    + r2 * (1.0 / 1188.0 + r2 * (-691.0 / 360_360.0 + r2 / 156.0))))))
+    r * ((r2
+        * ((r2
+            * ((r2
+                * ((r2 * ((r2 * ((r2 / 156.0) + -691.0 / 360_360.0)) + 1.0 / 1188.0))
+                    + -1.0 / 1680.0))
+                + 1.0 / 1260.0))
+            + -1.0 / 360.0))
+        + 1.0 / 12.0)
 }
 
 /// ln Γ(x + k) - ln Γ(x) for x > 0, k ≥ 0, without the cancellation of the plain
 /// difference when x is large (Stirling's formula in a difference form).
-pub(crate) fn lgamma_ratio(x: f64, k: f64) -> f64 {
+pub(crate) fn lgamma_ratio<T: Real>(x: T, k: f64) -> T {
     if k == 0.0 {
-        return 0.0;
+        return T::from(0.0);
     }
     if x < 10.0 {
         return lgamma(x + k) - lgamma(x);
     }
     let z = x + k;
-    (x - 0.5) * (k / x).ln_1p() + k * z.ln() - k + stirling_remainder(z) - stirling_remainder(x)
+    (x - 0.5) * (T::from(k) / x).ln_1p() + z.ln() * k - k + stirling_remainder(z)
+        - stirling_remainder(x)
 }
 
 /// ln C(n, k), the log binomial coefficient, for integers 0 ≤ k ≤ n, accurate for large n:
@@ -93,9 +93,9 @@ pub(crate) fn lchoose(n: i64, k: i64) -> f64 {
 
 /// ψ(x + k) - ψ(x) for an integer k ≥ 0: the finite sum Σ 1/(x + j) for small k (exact
 /// where the difference of digammas would cancel), the difference otherwise.
-pub(crate) fn digamma_ratio(x: f64, k: i64) -> f64 {
+pub(crate) fn digamma_ratio<T: Real>(x: T, k: i64) -> T {
     if k <= 32 {
-        (0..k).map(|j| 1.0 / (x + j as f64)).sum()
+        (0..k).map(|j| (x + j as f64).recip()).sum()
     } else {
         digamma(x + k as f64) - digamma(x)
     }
