@@ -14,7 +14,10 @@ pub use crate::activate::{Outputs, Param};
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
-pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
+pub use crate::rule::{
+    add_slice, apply_rule, as_array, push_slice, rule_first_order_only, to_array, AsOutputs,
+    RulePartials,
+};
 
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
