@@ -48,7 +48,10 @@ pub use crate::dist::{
     student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
-pub use crate::forward::{jet_len, Dual, Jet, Tangent, Taylor};
+pub use crate::forward::{
+    clear_forward, derivative, forward_scope, jet_len, value_and_derivative, Dual, Fwd, Jet,
+    JetDyn, Lanes, Tangent, Taylor,
+};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,

@@ -162,6 +162,29 @@ pub(crate) const fn products<const N: usize, const S: usize>(
     out
 }
 
+/// The exponents of every monomial in `n` variables of total degree at most `m`, in
+/// order (the run-time twin of [`exponents`]).
+pub(crate) fn exponents_dyn(n: usize, m: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(binomial(n + m, m));
+    for d in 0..=m {
+        let mut e = vec![0u8; n];
+        if let Some(first) = e.first_mut() {
+            *first = d as u8;
+        }
+        loop {
+            out.push(e.clone());
+            let Some(i) = (0..n.saturating_sub(1)).rev().find(|&i| e[i] > 0) else {
+                break;
+            };
+            let rest: u8 = e[i + 1..].iter().sum();
+            e[i + 1..].iter_mut().for_each(|x| *x = 0);
+            e[i] -= 1;
+            e[i + 1] = rest + 1;
+        }
+    }
+    out
+}
+
 /// α! = Π αᵢ!.
 pub(crate) fn factorial_of(alpha: &[usize]) -> f64 {
     alpha
@@ -188,6 +211,9 @@ mod tests {
             assert_eq!(rank_of(&a, 3), Some(k));
         }
         assert_eq!(rank_of(&[2, 2], 3), None);
+        let dynamic = exponents_dyn(3, 3);
+        assert!(dynamic.iter().zip(&e3).all(|(a, b)| a[..] == b[..]));
+        assert_eq!(dynamic.len(), 20);
         let mul = products::<2, 6>(&e, 2);
         assert_eq!(mul[1][2], 4); // x · y = xy
         assert_eq!(mul[3][1], NONE); // x² · x is past order 2
