@@ -27,6 +27,7 @@ pub mod core;
 pub mod dist;
 mod drivers;
 pub mod forward;
+mod hessian;
 mod interop;
 pub mod math;
 #[doc(hidden)]
@@ -49,8 +50,11 @@ pub use crate::dist::{
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::forward::{
-    clear_forward, derivative, forward_scope, jet_len, value_and_derivative, Dual, Fwd, Jet,
-    JetDyn, Lanes, Tangent, Taylor,
+    clear_forward, derivative, derivatives, forward_scope, jet_len, jvp, value_and_derivative,
+    Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
+};
+pub use crate::hessian::{
+    hessian, hessian_vector_product, HessianScalar, HvpScalar, HESSIAN_LANES,
 };
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{

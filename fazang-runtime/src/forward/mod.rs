@@ -14,6 +14,7 @@
 //! scalar one order below, so no derivative is written twice.
 
 mod arena;
+mod drivers;
 mod dual;
 pub(crate) mod graded;
 mod jet;
@@ -26,6 +27,7 @@ mod tangent;
 mod taylor;
 
 pub use arena::{clear_forward, forward_scope};
+pub use drivers::{derivatives, jvp, JvpOutput};
 pub use dual::Dual;
 pub use jet::{jet_len, Jet};
 pub use jet_dyn::JetDyn;
