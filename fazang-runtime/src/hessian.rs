@@ -89,6 +89,73 @@ where
     (value, g, rows)
 }
 
+/// The scalar of [`hessian_forward`] with `L` lanes: a dual number of dual numbers, the
+/// inner one carrying `L` directions and the outer one `L` more (forward-over-forward).
+pub type HessianFwdScalar<const L: usize> = Dual<Dual<f64, [f64; L]>, [Dual<f64, [f64; L]>; L]>;
+
+/// Value, gradient and Hessian of `f: ℝⁿ → ℝ` by forward-over-forward: each evaluation
+/// on [`HessianFwdScalar<L>`] gives an `L × L` block of the Hessian (the tape is not
+/// used), so `n ≤ L` takes one evaluation and larger `n` takes one per block on or above
+/// the diagonal. The fastest method for a few inputs (set `L` to their number); for
+/// more, [`hessian`] (see the README's Hessian table).
+///
+/// # Example
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::hessian_forward;
+/// #[differentiate]
+/// fn normal_lp(mu: f64, sigma: f64) -> f64 {
+///     let z = (1.3 - mu) / sigma;
+///     -0.5 * (2.0 * std::f64::consts::PI).ln() - sigma.ln() - 0.5 * z * z
+/// }
+/// let (_, g, h) = hessian_forward::<2, _>(|x| normal_lp(x[0], x[1]), &[0.5, 1.2]);
+/// let z = 0.8 / 1.2;
+/// assert!((g[0] - z / 1.2).abs() < 1e-15);
+/// assert!((h[0][1] - (-2.0 * z / 1.44)).abs() < 1e-15);
+/// ```
+pub fn hessian_forward<const L: usize, F>(f: F, x: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>)
+where
+    F: Fn(&[HessianFwdScalar<L>]) -> HessianFwdScalar<L>,
+{
+    assert!(L > 0, "fazang: hessian_forward needs at least one lane");
+    let n = x.len();
+    let mut g = vec![0.0; n];
+    let mut rows = vec![vec![0.0; n]; n];
+    let mut value = f64::NAN;
+    let blocks = n.div_ceil(L).max(1);
+    let mut inputs = Vec::with_capacity(n);
+    for bi in 0..blocks {
+        for bj in bi..blocks {
+            let (si, sj) = (bi * L, bj * L);
+            inputs.clear();
+            inputs.extend(x.iter().enumerate().map(|(k, &v)| {
+                let mut inner = [0.0; L];
+                if let Some(e) = k.checked_sub(si).and_then(|l| inner.get_mut(l)) {
+                    *e = 1.0;
+                }
+                let mut outer = [Dual::constant(0.0); L];
+                if let Some(e) = k.checked_sub(sj).and_then(|l| outer.get_mut(l)) {
+                    *e = Dual::constant(1.0);
+                }
+                Dual::new(Dual::new(v, inner), outer)
+            }));
+            let y = f(&inputs);
+            value = y.re.re;
+            for (l, &d) in y.re.eps.iter().enumerate().take(n.saturating_sub(si)) {
+                g[si + l] = d;
+            }
+            for (lj, col) in y.eps.iter().enumerate().take(n.saturating_sub(sj)) {
+                for (li, &h) in col.eps.iter().enumerate().take(n.saturating_sub(si)) {
+                    rows[si + li][sj + lj] = h;
+                    rows[sj + lj][si + li] = h;
+                }
+            }
+        }
+    }
+    (value, g, rows)
+}
+
 /// Replace `h` by (h + hᵀ)/2 (the rows of a Jacobian of a gradient agree with the columns
 /// only up to rounding).
 pub(crate) fn symmetrize(h: &mut [Vec<f64>]) {

@@ -54,7 +54,8 @@ pub use crate::forward::{
     Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
 };
 pub use crate::hessian::{
-    hessian, hessian_vector_product, HessianScalar, HvpScalar, HESSIAN_LANES,
+    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
+    HESSIAN_LANES,
 };
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{

@@ -171,7 +171,8 @@ pub trait Real:
     fn __inner(&self, ctx: &Self::__Ctx) -> Self::Inner;
 
     /// Whether this is a constant zero that records nothing (a zero tangent lane of a
-    /// reverse-over-forward Hessian): arithmetic on tangents skips it.
+    /// reverse-over-forward Hessian): arithmetic on tangents skips it. A hint: `false` is
+    /// always allowed (and is what `f64` says, whose arithmetic is cheaper than a test).
     #[doc(hidden)]
     #[inline(always)]
     fn __is_const_zero(&self) -> bool {

@@ -1,7 +1,8 @@
-//! The five workloads. Each file holds the primal as a user writes it (a plain `f64`
+//! The workloads. Each file holds the primal as a user writes it (a plain `f64`
 //! function, ready for `#[differentiate]`), its hand-written derivative, the same body
 //! on fazang's `Var` for the runtime drivers, and the body once for every peer.
 
+pub mod hessian;
 pub mod jacobian;
 pub mod logistic;
 pub mod normal;

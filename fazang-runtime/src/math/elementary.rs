@@ -253,10 +253,6 @@ impl Real for f64 {
         true
     }
     #[inline(always)]
-    fn __is_const_zero(&self) -> bool {
-        *self == 0.0
-    }
-    #[inline(always)]
     fn __from_partials_in(_: &(), value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
         value
     }
