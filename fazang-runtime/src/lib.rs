@@ -35,6 +35,7 @@ pub mod private;
 mod real;
 mod rule;
 mod rule_check;
+mod seed;
 
 pub use crate::core::scope::{nested, NestedScope};
 pub use crate::core::tape::{Adjoints, TapeStats};

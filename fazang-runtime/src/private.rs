@@ -11,6 +11,12 @@ pub use crate::core::scope::NestedScope as Scope;
 
 pub use crate::activate::{Outputs, Param};
 
+// For the _jvp, _hessian and _hvp items of #[differentiate].
+pub use crate::seed::{
+    jvp_scalar, jvp_vector, Direction, Flatten, Forward, HessianMode, HessianPass, HessianSession,
+    Hvp, Reverse, Seed, FORWARD_HESSIAN_MAX,
+};
+
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
