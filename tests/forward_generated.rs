@@ -3,6 +3,7 @@
 //! exactly as the generated code will (`::fazang::__private`), checked against closed
 //! forms. The generic primal comes from `#[differentiate]` itself.
 
+#[allow(dead_code)]
 #[path = "support/close.rs"]
 mod close;
 

@@ -81,8 +81,8 @@ impl Arena {
 fn stale() -> ! {
     panic!(
         "fazang: a forward-mode number (Fwd, Lanes, JetDyn) was used after the scope it was \
-         made in ended (a `derivative`, `jvp` or `forward_scope` call returned), or on another \
-         thread; return plain values (`.val()`, `.derivatives()`) from those calls"
+         made in ended (a `derivative` or `forward_scope` call returned), or on another thread; \
+         return plain values (`.val()`, `.partial(..)`) from those calls"
     )
 }
 
@@ -132,6 +132,12 @@ pub(crate) fn compute<const K: usize>(
         f(new, slices);
         block(off, len, gen)
     })
+}
+
+/// Panic unless `b` is still alive (for operations that copy a block without reading it).
+#[inline]
+pub(crate) fn check(b: Block) {
+    read(b, |_| ());
 }
 
 /// Read the coefficients of `b`.

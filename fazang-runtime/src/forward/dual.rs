@@ -134,8 +134,14 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
     }
     #[inline(always)]
     fn div_(self, o: Self) -> Self {
-        let inv = o.re.recip();
         let q = self.re / o.re;
+        if o.eps.is_zero() {
+            if self.eps.is_zero() {
+                return Dual::constant(q);
+            }
+            return Dual::new(q, self.eps.scale(o.re.recip()));
+        }
+        let inv = o.re.recip();
         Dual::new(q, self.eps.lincomb(inv, &o.eps, -(q * inv)))
     }
     #[inline(always)]
@@ -160,8 +166,11 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
     }
     #[inline(always)]
     fn f_div(self, f: f64) -> Self {
-        let inv = self.re.recip();
         let q = S::from(f) / self.re;
+        if self.eps.is_zero() {
+            return Dual::constant(q);
+        }
+        let inv = self.re.recip();
         Dual::new(q, self.eps.scale(-(q * inv)))
     }
     #[inline(always)]
@@ -192,10 +201,29 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
 
 number_ops!([S: Real, T: Tangent<S>] Dual<S, T>, []);
 
-/// `f(x)` for a unary function given its value on `S` and its derivative there.
+/// `f(x)` for a unary function given its value on `S` and its derivative there (not
+/// computed at all when the tangent is zero: on `Var` it would record a node for nothing).
 #[inline(always)]
-fn chain<S: Real, T: Tangent<S>>(x: Dual<S, T>, v: S, d: S) -> Dual<S, T> {
-    Dual::new(v, x.eps.scale(d))
+fn chain<S: Real, T: Tangent<S>>(x: Dual<S, T>, v: S, d: impl FnOnce() -> S) -> Dual<S, T> {
+    if x.eps.is_zero() {
+        return Dual::constant(v);
+    }
+    Dual::new(v, x.eps.scale(d()))
+}
+
+/// `f(a, b)` given its value and partials (not computed when both tangents are zero).
+#[inline(always)]
+fn chain2<S: Real, T: Tangent<S>>(
+    a: Dual<S, T>,
+    b: Dual<S, T>,
+    v: S,
+    d: impl FnOnce() -> (S, S),
+) -> Dual<S, T> {
+    if a.eps.is_zero() && b.eps.is_zero() {
+        return Dual::constant(v);
+    }
+    let (da, db) = d();
+    Dual::new(v, a.eps.lincomb(da, &b.eps, db))
 }
 
 macro_rules! dual_methods {
@@ -203,7 +231,7 @@ macro_rules! dual_methods {
         #[inline]
         fn $name(self) -> Self {
             let v = self.re.$name();
-            chain(self, v, deriv::$name(self.re, v))
+            chain(self, v, || deriv::$name(self.re, v))
         }
     )*};
 }
@@ -326,37 +354,35 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
     #[inline]
     fn __polygamma(self, n: u32) -> Self {
         let v = self.re.__polygamma(n);
-        chain(self, v, self.re.__polygamma(n + 1))
+        chain(self, v, || self.re.__polygamma(n + 1))
     }
     #[inline]
     fn atan2(self, other: impl Into<Self>) -> Self {
         let b: Self = other.into();
-        let (da, db) = deriv2::atan2(self.re, b.re);
-        Dual::new(self.re.atan2(b.re), self.eps.lincomb(da, &b.eps, db))
+        chain2(self, b, self.re.atan2(b.re), || {
+            deriv2::atan2(self.re, b.re)
+        })
     }
     #[inline]
     fn log(self, base: impl Into<Self>) -> Self {
         let b: Self = base.into();
-        let (da, db) = deriv2::log(self.re, b.re);
-        Dual::new(self.re.log(b.re), self.eps.lincomb(da, &b.eps, db))
+        chain2(self, b, self.re.log(b.re), || deriv2::log(self.re, b.re))
     }
     #[inline]
     fn powi(self, n: i32) -> Self {
-        chain(self, self.re.powi(n), deriv2::powi(self.re, n))
+        chain(self, self.re.powi(n), || deriv2::powi(self.re, n))
     }
     #[inline]
     fn powf(self, n: impl Into<Self>) -> Self {
         let y: Self = n.into();
         let v = self.re.powf(y.re);
-        let (dx, dy) = deriv2::powf(self.re, y.re, v);
-        Dual::new(v, self.eps.lincomb(dx, &y.eps, dy))
+        chain2(self, y, v, || deriv2::powf(self.re, y.re, v))
     }
     #[inline]
     fn hypot(self, other: impl Into<Self>) -> Self {
         let b: Self = other.into();
         let h = self.re.hypot(b.re);
-        let (da, db) = deriv2::hypot(self.re, b.re, h);
-        Dual::new(h, self.eps.lincomb(da, &b.eps, db))
+        chain2(self, b, h, || deriv2::hypot(self.re, b.re, h))
     }
     #[inline]
     fn min(self, other: impl Into<Self>) -> Self {
@@ -403,8 +429,8 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
     #[inline]
     fn log_sum_exp(self, other: impl Into<Self>) -> Self {
         let b: Self = other.into();
-        let (da, db) = deriv2::log_sum_exp(self.re, b.re);
-        Dual::new(self.re.log_sum_exp(b.re), self.eps.lincomb(da, &b.eps, db))
+        let v = self.re.log_sum_exp(b.re);
+        chain2(self, b, v, || deriv2::log_sum_exp(self.re, b.re))
     }
     #[inline]
     fn signum(self) -> Self {

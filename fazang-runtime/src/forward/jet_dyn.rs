@@ -381,6 +381,7 @@ impl Arith for JetDyn {
         self.map(|a| -a)
     }
     fn add_f(self, f: f64) -> Self {
+        arena::check(self.hi);
         JetDyn {
             v: self.v + f,
             ..self
@@ -407,6 +408,7 @@ impl Arith for JetDyn {
         super::graded::shifted(self, o, db, r)
     }
     fn rem_f(self, f: f64) -> Self {
+        arena::check(self.hi);
         JetDyn {
             v: self.v % f,
             ..self
@@ -462,6 +464,7 @@ impl Graded for JetDyn {
         arena::read(self.hi, |c| c.iter().all(|&x| x == 0.0))
     }
     fn with_value(&self, v: f64) -> Self {
+        arena::check(self.hi);
         JetDyn { v, ..*self }
     }
 }

@@ -263,6 +263,7 @@ impl Arith for Fwd {
         self.map(|a| -a)
     }
     fn add_f(self, f: f64) -> Fwd {
+        arena::check(self.blk);
         Fwd {
             v: self.v + f,
             ..self
@@ -291,6 +292,7 @@ impl Arith for Fwd {
         }
     }
     fn rem_f(self, f: f64) -> Fwd {
+        arena::check(self.blk);
         Fwd {
             v: self.v % f,
             ..self
