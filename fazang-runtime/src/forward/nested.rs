@@ -53,6 +53,42 @@ thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
 }
 
+/// Coefficients of a `Fwd` while an operation works on them: on the stack up to 16
+/// (four perturbations), on the heap beyond.
+enum Buf {
+    Small([f64; 16], usize),
+    Big(Vec<f64>),
+}
+
+impl Buf {
+    fn zeros(len: usize) -> Buf {
+        if len <= 16 {
+            Buf::Small([0.0; 16], len)
+        } else {
+            Buf::Big(vec![0.0; len])
+        }
+    }
+}
+
+impl std::ops::Deref for Buf {
+    type Target = [f64];
+    fn deref(&self) -> &[f64] {
+        match self {
+            Buf::Small(a, n) => &a[..*n],
+            Buf::Big(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buf {
+    fn deref_mut(&mut self) -> &mut [f64] {
+        match self {
+            Buf::Small(a, n) => &mut a[..*n],
+            Buf::Big(v) => v,
+        }
+    }
+}
+
 /// The highest level of a mask, as a one-bit mask.
 #[inline]
 fn top(mask: u64) -> u64 {
@@ -102,8 +138,8 @@ impl Fwd {
     }
 
     /// The coefficients over the subsets of `to` (`self.mask ⊆ to`), the value first.
-    fn dense_in(&self, to: u64) -> Vec<f64> {
-        let mut out = vec![0.0; 1 << to.count_ones()];
+    fn dense_in(&self, to: u64) -> Buf {
+        let mut out = Buf::zeros(1 << to.count_ones());
         out[0] = self.v;
         arena::read(self.blk, |c| {
             for (s, &x) in c.iter().enumerate() {
@@ -134,7 +170,7 @@ impl Fwd {
         let d = self.dense_in(self.mask);
         let j = (self.mask & (bit - 1)).count_ones();
         let half = d.len() / 2;
-        let (mut p, mut q) = (vec![0.0; half], vec![0.0; half]);
+        let (mut p, mut q) = (Buf::zeros(half), Buf::zeros(half));
         for s in 0..half {
             let e = ((s >> j) << (j + 1)) | (s & ((1 << j) - 1));
             p[s] = d[e];
@@ -152,7 +188,7 @@ impl Fwd {
         let mask = rest | bit;
         let (dp, dq) = (p.dense_in(rest), q.dense_in(rest));
         let j = (mask & (bit - 1)).count_ones();
-        let mut d = vec![0.0; dp.len() * 2];
+        let mut d = Buf::zeros(dp.len() * 2);
         for s in 0..dp.len() {
             let e = ((s >> j) << (j + 1)) | (s & ((1 << j) - 1));
             d[e] = dp[s];
@@ -164,13 +200,16 @@ impl Fwd {
     /// Element-wise `f` over the union of the perturbations.
     fn zip(&self, o: &Fwd, f: impl Fn(f64, f64) -> f64) -> Fwd {
         let mask = self.mask | o.mask;
-        let (a, b) = (self.dense_in(mask), o.dense_in(mask));
-        let d: Vec<f64> = a.iter().zip(&b).map(|(x, y)| f(*x, *y)).collect();
-        Fwd::from_dense(mask, &d)
+        let (mut a, b) = (self.dense_in(mask), o.dense_in(mask));
+        for (x, y) in a.iter_mut().zip(b.iter()) {
+            *x = f(*x, *y);
+        }
+        Fwd::from_dense(mask, &a)
     }
 
     fn map(&self, f: impl Fn(f64) -> f64) -> Fwd {
-        let d: Vec<f64> = self.dense_in(self.mask).into_iter().map(f).collect();
+        let mut d = self.dense_in(self.mask);
+        d.iter_mut().for_each(|x| *x = f(*x));
         Fwd::from_dense(self.mask, &d)
     }
 
@@ -181,7 +220,7 @@ impl Fwd {
             return Fwd::constant(self.v * o.v);
         }
         let (a, b) = (self.dense_in(mask), o.dense_in(mask));
-        let mut d = vec![0.0; a.len()];
+        let mut d = Buf::zeros(a.len());
         for (s, ds) in d.iter_mut().enumerate() {
             // Every subset t of s, with its complement s \ t.
             let mut t = s;
