@@ -56,6 +56,7 @@
 //! | [`jacobian(f, &x)`](jacobian) | values and Jacobian rows `jac[i][j] = ∂out_i/∂x_j` of `f: Fn(&[Var]) -> Vec<Var>` |
 //! | [`Real`] | the scalar trait of `f64` and `Var`: write a body once, run it on either |
 //! | [`tape_stats()`](tape_stats), [`clear_tape()`](clear_tape) | what the tape holds; discard all of it |
+//! | [`release_tape_memory()`](release_tape_memory), [`tape_reserved_bytes()`](tape_reserved_bytes) | give back the memory a large tape reserved; how much it holds |
 //!
 //! `Var` is a 16-byte `Copy` handle. Arithmetic `+ - * / %`, unary `-` and `+= -= *= /=
 //! %=` work between `Var`s, `f64`s and references to either, as on `f64`; comparisons
@@ -183,7 +184,7 @@ pub mod prelude {
     pub use fazang_runtime::{
         binary_op, check_deriv_rule, clear_tape, dot_product, erf, erfc, gradient, gradient_into,
         inv, inv_logit, inv_sqrt, inv_square, jacobian, log1p_exp, log_gamma, log_sum_exp, logit,
-        matmul, nary_op, nary_op_iter, nested, norm2, set_zero_all_adj, square, sum, tape_stats,
-        unary_op, vector_op, NestedScope, Real, Var,
+        matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory, set_zero_all_adj,
+        square, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, NestedScope, Real, Var,
     };
 }

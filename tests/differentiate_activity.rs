@@ -233,3 +233,75 @@ fn enum_parameters_are_data() {
         assert_close(&g, &[want], 1e-14);
     }
 }
+
+/// Without `wrt`: the body names `Orbit`'s variants, so `kind` is data; `a` and `mu` are
+/// differentiated.
+#[differentiate]
+fn period_and_mass(a: f64, kind: Orbit, mu: f64) -> f64 {
+    let e = match kind {
+        Orbit::Circular => 0.0,
+        Orbit::Elliptic(e) => e,
+    };
+    2.0 * std::f64::consts::PI * (a.powi(3) / mu).sqrt() * (1.0 + e)
+}
+
+#[test]
+fn enum_parameters_are_data_without_wrt() {
+    let kind = Orbit::Elliptic(0.1);
+    let (v, g) = period_and_mass_grad(2.0, kind, 3.0);
+    assert_eq!(v, period(2.0, kind, 3.0));
+    let plain = |p: &[f64]| 2.0 * std::f64::consts::PI * (p[0].powi(3) / p[1]).sqrt() * 1.1;
+    assert_close(&g, &fd_grad(plain, &[2.0, 3.0]), 1e-9);
+}
+
+// f64's methods on active values --------------------------------------------------------
+
+#[differentiate(wrt(theta, lo))]
+fn pendulum_energy(theta: &[f64], lo: f64, limit: f64) -> f64 {
+    let mut e = 0.0;
+    for &t in theta {
+        let wrapped =
+            (t.to_radians() + std::f64::consts::PI).rem_euclid(2.0 * std::f64::consts::PI);
+        let (s, c) = wrapped.sin_cos();
+        let clipped = (s * 3.0).clamp(lo, limit);
+        let sign = 1.0_f64.copysign(c);
+        let turn = (t % 90.0).to_degrees() / 100.0;
+        if c.is_nan() || !clipped.is_finite() {
+            return f64::NAN;
+        }
+        e += clipped * sign + turn * c.signum() + s.mul_add(c, 0.5);
+    }
+    e
+}
+
+#[test]
+fn f64_methods_on_active_values() {
+    let theta = [30.0, 200.0, -75.0];
+    let (v, (dtheta, dlo)) = pendulum_energy_grad(&theta, -1.0, 2.5);
+    assert_eq!(v, pendulum_energy(&theta, -1.0, 2.5));
+    let fd = fd_grad(
+        |p| pendulum_energy(&p[..3], p[3], 2.5),
+        &[30.0, 200.0, -75.0, -1.0],
+    );
+    assert_close(&dtheta, &fd[..3], 1e-7);
+    assert_close(&[dlo], &fd[3..], 1e-7);
+}
+
+#[differentiate]
+fn ranked_weights(x: &[f64]) -> f64 {
+    let mut v: Vec<f64> = x.to_vec();
+    v.sort_by(|a, b| b.total_cmp(a));
+    v.iter()
+        .enumerate()
+        .map(|(i, w)| w / (i as f64 + 1.0))
+        .sum()
+}
+
+#[test]
+fn sorting_active_values_by_total_cmp() {
+    let x = [0.3, 2.0, -1.0, 0.7];
+    let (v, g) = ranked_weights_grad(&x);
+    assert_eq!(v, ranked_weights(&x));
+    // ranks: 2.0 first, 0.7, 0.3, -1.0
+    assert_close(&g, &[1.0 / 3.0, 1.0, 1.0 / 4.0, 1.0 / 2.0], 1e-15);
+}

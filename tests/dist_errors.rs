@@ -183,8 +183,9 @@ fn success_families() {
         binomial_lpmf(11, 10, 0.5) => "binomial_lpmf: Successes variable is 11, but must be in the interval [0, 10]";
         binomial_lpmf(&[3, -1], 10, 0.5) => "binomial_lpmf: Successes variable[2] is -1, but must be in the interval [0, 10]";
         binomial_lpmf(&[3, 5], &[4, 4], 0.5) => "binomial_lpmf: Successes variable[2] is 5, but must be in the interval [0, 4]";
-        // Stan checks n against [0, N] before N itself.
-        binomial_lpmf(0, -1, 0.5) => "binomial_lpmf: Successes variable is 0, but must be in the interval [0, -1]";
+        // N is checked before n against [0, N] (Stan does it the other way round, and
+        // then blames n for a negative N).
+        binomial_lpmf(0, -1, 0.5) => "binomial_lpmf: Population size parameter is -1, but must be nonnegative!";
         binomial_lpmf(2_000_000, 1_000_000, 0.5) => "binomial_lpmf: Successes variable is 2000000, but must be in the interval [0, 1000000]";
         binomial_lpmf(1, 3, 1.5) => "binomial_lpmf: Probability parameter is 1.5, but must be in the interval [0, 1]";
         binomial_lpmf(1, 3, NAN) => "binomial_lpmf: Probability parameter is nan, but must be in the interval [0, 1]";

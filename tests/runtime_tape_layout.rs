@@ -9,7 +9,7 @@ fn var_is_16_bytes() {
     assert_eq!(
         std::mem::size_of::<Option<Var>>(),
         24,
-        "no niche: index and gen are plain u32s"
+        "no niche: the key is a plain u64"
     );
 }
 

@@ -41,13 +41,17 @@ use crate::real::{Partials, Real};
 /// A struct registered with `#[deriv_rule]`, seen from `#[differentiate]`: implemented
 /// for the plain struct (`Bar<f64>`).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a differentiable struct",
-    note = "put #[deriv_rule] on the struct's definition to make its f64 fields \
-            differentiable, or leave this parameter out with #[differentiate(wrt(...))]"
+    message = "`{Self}` is not a #[deriv_rule] struct, so #[differentiate] cannot take it as an active parameter",
+    label = "#[differentiate] takes a by-value parameter of a single capitalised type name for a #[deriv_rule] struct",
+    note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
+            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition"
 )]
 pub trait Composite: Sized {
     /// The struct with [`Var`] fields (`Bar<Var>`).
     type Active;
+    /// The struct with fields of scalar `S` (`Bar<S>`): the parameter type of
+    /// `#[differentiate]` functions, so an unregistered type gets this trait's message.
+    type Of<S: Real>;
     /// A new independent Var per f64 field (field order), pushed onto `vars` too; data
     /// fields cloned.
     fn activate(&self, vars: &mut Vec<Var>) -> Self::Active;

@@ -1,5 +1,6 @@
 //! `gradient` and `jacobian`: derivatives of closures over `&[Var]`, on nested scopes.
 
+use crate::core::pool::Pool;
 use crate::core::scope::NestedScope;
 use crate::core::var::{grad_in_scope_into, jacobian_into, new_vars, Var};
 
@@ -59,8 +60,14 @@ where
 const STACK_VARS: usize = 16;
 
 thread_local! {
-    /// Reusable buffers of input variables, one per nesting level in use.
-    static VAR_BUFS: std::cell::RefCell<Vec<Vec<Var>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Reusable buffers of input variables.
+    static VAR_BUFS: Pool<Var> = const { Pool::new() };
+}
+
+/// Free the pooled input buffers (part of
+/// [`release_tape_memory`](crate::release_tape_memory)).
+pub(crate) fn release_buffers() {
+    let _ = VAR_BUFS.try_with(Pool::release);
 }
 
 /// Create one independent `Var` per entry of `x` (consecutive nodes, one visit to the
@@ -75,12 +82,11 @@ fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
         new_vars(x, xv);
         return f(xv);
     }
-    let mut buf = VAR_BUFS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
-    buf.clear();
+    let mut buf = VAR_BUFS.with(Pool::take);
     buf.resize(x.len(), Var::constant(0.0));
     new_vars(x, &mut buf);
     let out = f(&buf);
-    VAR_BUFS.with(|b| b.borrow_mut().push(buf));
+    VAR_BUFS.with(|p| p.give(buf, x.len()));
     out
 }
 

@@ -38,11 +38,12 @@ mod rule_check;
 mod seed;
 
 pub use crate::core::scope::{nested, NestedScope};
-pub use crate::core::tape::{Adjoints, TapeStats};
+pub use crate::core::tape::TapeStats;
 pub use crate::core::var::{
-    binary_op, clear_tape, nary_op, nary_op_iter, set_zero_all_adj, tape_stats, unary_op,
-    vector_op, Var,
+    binary_op, clear_tape, nary_op, nary_op_iter, release_tape_memory, set_zero_all_adj,
+    tape_reserved_bytes, tape_stats, unary_op, vector_op, Var,
 };
+pub use crate::core::Adjoints;
 pub use crate::dist::{
     bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf, chi_square_lpdf,
     double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,

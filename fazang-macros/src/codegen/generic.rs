@@ -9,15 +9,16 @@
 //! is the original function.
 
 use super::{pat, ty};
-use crate::activity::{Abs, Activity};
+use crate::activity::{Abs, Activity, Callees};
 use crate::model::*;
 use crate::util::Ctxt;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::{Ident, UnOp};
 
 pub struct Gen<'a> {
     body: &'a Body,
+    callees: &'a Callees,
     act: &'a Activity,
     s: &'a Ident,
     cx: &'a mut Ctxt,
@@ -25,18 +26,29 @@ pub struct Gen<'a> {
     rets: Vec<Abs>,
     /// Loops being printed: label and the loop expression (the target of `break`).
     loops: Vec<(Option<String>, ExprId)>,
+    /// The span of the expression being printed: the tokens the printer adds take it, so
+    /// that rustc's errors point at the user's code, not at the attribute.
+    sp: Span,
 }
 
 /// The function body, generic over `s`; errors (active values cast with `as f64`) go to
-/// `cx`.
-pub fn body(body: &Body, act: &Activity, s: &Ident, cx: &mut Ctxt) -> TokenStream {
+/// `cx`. `callees` are the functions of the same module or impl block.
+pub fn body(
+    body: &Body,
+    act: &Activity,
+    callees: &Callees,
+    s: &Ident,
+    cx: &mut Ctxt,
+) -> TokenStream {
     let mut g = Gen {
         body,
+        callees,
         act,
         s,
         cx,
         rets: vec![act.ret.clone()],
         loops: Vec::new(),
+        sp: body.block.span,
     };
     let ret = act.ret.clone();
     g.block(&body.block, Some(&ret))
@@ -64,13 +76,13 @@ impl Gen<'_> {
             Stmt::Let(l) => self.let_stmt(l),
             Stmt::Expr(e, true) => {
                 let e = self.expr(e);
-                quote!(#e;)
+                quote_spanned!(self.sp=> #e;)
             }
             Stmt::Expr(e, false) => match tail {
                 Some(t) => self.coerce(e, t),
                 None => self.expr(e),
             },
-            Stmt::Item(i) => quote!(#i),
+            Stmt::Item(i) => quote_spanned!(self.sp=> #i),
         }
     }
 
@@ -80,15 +92,15 @@ impl Gen<'_> {
         let p = pat::print(&l.pat);
         let ty = l.ty.as_ref().map(|t| {
             let t = ty::rewrite(t, &target, self.s);
-            quote!(: #t)
+            quote_spanned!(self.sp=> : #t)
         });
         let init = l.init.as_ref().map(|e| {
             let e = self.coerce(e, &target);
-            quote!(= #e)
+            quote_spanned!(self.sp=> = #e)
         });
         let diverge = l.diverge.as_ref().map(|d| {
             let d = self.expr(d);
-            quote!(else #d)
+            quote_spanned!(self.sp=> else #d)
         });
         quote_spanned!(l.span=> #(#attrs)* let #p #ty #init #diverge;)
     }
@@ -96,6 +108,13 @@ impl Gen<'_> {
     /// `e` where a value of abstract value `t` is expected: converted if `e` is passive
     /// and `t` active.
     pub fn coerce(&mut self, e: &Expr, t: &Abs) -> TokenStream {
+        let saved = std::mem::replace(&mut self.sp, e.span);
+        let out = self.coerce_here(e, t);
+        self.sp = saved;
+        out
+    }
+
+    fn coerce_here(&mut self, e: &Expr, t: &Abs) -> TokenStream {
         let src = self.abs(e).clone();
         if !needs_conversion(&src, t) {
             return self.expr(e);
@@ -104,32 +123,32 @@ impl Gen<'_> {
         match &e.kind {
             Kind::Paren(x) => {
                 let x = self.coerce(x, t);
-                quote!(#(#attrs)* (#x))
+                quote_spanned!(self.sp=> #(#attrs)* (#x))
             }
             Kind::Block(BlockKind::Plain, None, b) => {
                 let b = self.block(b, Some(t));
-                quote!(#(#attrs)* #b)
+                quote_spanned!(self.sp=> #(#attrs)* #b)
             }
             Kind::If(c, then, els) => self.if_expr(c, then, els.as_deref(), t),
             Kind::Match(x, arms) => self.match_expr(x, arms, t),
             Kind::Array(xs) => {
                 let xs = self.coerce_all(xs, &t.elem());
-                quote!(#(#attrs)* [#(#xs),*])
+                quote_spanned!(self.sp=> #(#attrs)* [#(#xs),*])
             }
             Kind::Repeat(x, n) => {
                 let x = self.coerce(x, &t.elem());
-                quote!(#(#attrs)* [#x; #n])
+                quote_spanned!(self.sp=> #(#attrs)* [#x; #n])
             }
             Kind::Macro(Macro::VecList(m, xs)) => {
                 let xs = self.coerce_all(xs, &t.elem());
                 let path = &m.path;
-                quote!(#path![#(#xs),*])
+                quote_spanned!(self.sp=> #path![#(#xs),*])
             }
             Kind::Macro(Macro::VecRepeat(m, x, n)) => {
                 let x = self.coerce(x, &t.elem());
                 let n = self.expr(n);
                 let path = &m.path;
-                quote!(#path![#x; #n])
+                quote_spanned!(self.sp=> #path![#x; #n])
             }
             Kind::Tuple(xs) => match t {
                 Abs::Tuple(ts) if ts.len() == xs.len() => {
@@ -141,7 +160,7 @@ impl Gen<'_> {
             Kind::Call(f, args) if args.len() == 1 && is_ctor(f, &["Some", "Ok"]) => {
                 let f = self.expr(f);
                 let a = self.coerce(&args[0], t);
-                quote!(#(#attrs)* #f(#a))
+                quote_spanned!(self.sp=> #(#attrs)* #f(#a))
             }
             _ => self.convert(e, t),
         }
@@ -157,6 +176,10 @@ impl Gen<'_> {
         let x = self.expr(e);
         let span = e.span;
         match (self.abs(e).deref(), t.deref()) {
+            _ if matches!(t, Abs::Ref(_)) => {
+                // Data passed where a function of the module takes an active slice.
+                quote_spanned!(span=> &::fazang::__private::promote::<#s, _>(#x))
+            }
             (Abs::Float(_) | Abs::Unknown(_), Abs::Float(true)) => {
                 quote_spanned!(span=> ::fazang::__private::lit::<#s>(#x))
             }
@@ -169,9 +192,9 @@ impl Gen<'_> {
         let then = self.block(then, Some(t));
         let els = els.map(|x| {
             let x = self.coerce(x, t);
-            quote!(else #x)
+            quote_spanned!(self.sp=> else #x)
         });
-        quote!(if #c #then #els)
+        quote_spanned!(self.sp=> if #c #then #els)
     }
 
     fn match_expr(&mut self, x: &Expr, arms: &[Arm], t: &Abs) -> TokenStream {
@@ -183,59 +206,72 @@ impl Gen<'_> {
                 let p = pat::print(&a.pat);
                 let guard = a.guard.as_ref().map(|g| {
                     let g = self.expr(g);
-                    quote!(if #g)
+                    quote_spanned!(self.sp=> if #g)
                 });
                 let body = self.coerce(&a.body, t);
-                quote!(#(#attrs)* #p #guard => #body,)
+                quote_spanned!(self.sp=> #(#attrs)* #p #guard => #body,)
             })
             .collect();
-        quote!(match #x { #(#arms)* })
+        quote_spanned!(self.sp=> match #x { #(#arms)* })
     }
 
     /// An expression printed as written, with the conversions inside it.
     pub fn expr(&mut self, e: &Expr) -> TokenStream {
+        let saved = std::mem::replace(&mut self.sp, e.span);
         let attrs = &e.attrs;
         let body = self.expr_kind(e);
-        quote!(#(#attrs)* #body)
+        let out = quote_spanned!(self.sp=> #(#attrs)* #body);
+        self.sp = saved;
+        out
     }
 
     fn expr_kind(&mut self, e: &Expr) -> TokenStream {
         let own = self.abs(e).clone();
         match &e.kind {
-            Kind::Lit(l) => quote!(#l),
-            Kind::Local(_, ident) => quote!(#ident),
-            Kind::Path(p) => quote!(#p),
+            Kind::Lit(l) => quote_spanned!(self.sp=> #l),
+            Kind::Local(_, ident) => quote_spanned!(self.sp=> #ident),
+            Kind::Path(p) => quote_spanned!(self.sp=> #p),
             Kind::Unary(op, x) => self.unary(op, x),
             Kind::Binary(op, l, r) => {
+                let element = is_compound(op)
+                    && self.abs(l).active()
+                    && !matches!(l.peel().kind, Kind::Local(..));
                 let l = self.expr(l);
                 let r = self.expr(r);
-                quote!(#l #op #r)
+                if element {
+                    // `z[i] -= l[i][p] * z[p]`: on `f64` the right side is evaluated
+                    // first; on `S` (an operator call) the place would be borrowed first
+                    // and `z[p]` refused. Evaluate the right side first, as on `f64`.
+                    quote_spanned!(self.sp=> { let __fz_rhs = #r; #l #op __fz_rhs; })
+                } else {
+                    quote_spanned!(self.sp=> #l #op #r)
+                }
             }
             Kind::Assign(l, r) => {
                 let t = self.abs(l).clone();
                 let l = self.expr(l);
                 let r = self.coerce(r, &t);
-                quote!(#l = #r)
+                quote_spanned!(self.sp=> #l = #r)
             }
             Kind::Call(f, args) => self.call(e, f, args),
             Kind::MethodCall(m) => self.method(e, m),
             Kind::Field(b, m) => {
                 let b = self.expr(b);
-                quote!(#b.#m)
+                quote_spanned!(self.sp=> #b.#m)
             }
             Kind::Index(b, i) => {
                 let b = self.expr(b);
                 let i = self.expr(i);
-                quote!(#b[#i])
+                quote_spanned!(self.sp=> #b[#i])
             }
             Kind::Paren(x) => {
                 let x = self.expr(x);
-                quote!((#x))
+                quote_spanned!(self.sp=> (#x))
             }
             Kind::Reference { mutable, expr } => {
                 let x = self.expr(expr);
-                let m = mutable.then(|| quote!(mut));
-                quote!(& #m #x)
+                let m = mutable.then(|| quote_spanned!(self.sp=> mut));
+                quote_spanned!(self.sp=> & #m #x)
             }
             Kind::Cast(x, t) => self.cast(e, x, t),
             Kind::Block(kind, label, b) => self.labelled_block(*kind, label, b, e.id),
@@ -243,34 +279,34 @@ impl Gen<'_> {
             Kind::Let(p, x) => {
                 let p = pat::print(p);
                 let x = self.expr(x);
-                quote!(let #p = #x)
+                quote_spanned!(self.sp=> let #p = #x)
             }
             Kind::Match(x, arms) => self.match_expr(x, arms, &own),
             Kind::While(label, c, b) => {
                 let c = self.expr(c);
                 let b = self.loop_body(label, b, e.id);
-                quote!(#label while #c #b)
+                quote_spanned!(self.sp=> #label while #c #b)
             }
             Kind::For(label, p, it, b) => {
                 let p = pat::print(p);
                 let it = self.expr(it);
                 let b = self.loop_body(label, b, e.id);
-                quote!(#label for #p in #it #b)
+                quote_spanned!(self.sp=> #label for #p in #it #b)
             }
             Kind::Loop(label, b) => {
                 let b = self.loop_body(label, b, e.id);
-                quote!(#label loop #b)
+                quote_spanned!(self.sp=> #label loop #b)
             }
             Kind::Break(label, v) => {
                 let target = self.break_target(label);
                 let v = v.as_ref().map(|x| self.coerce(x, &target));
-                quote!(break #label #v)
+                quote_spanned!(self.sp=> break #label #v)
             }
-            Kind::Continue(label) => quote!(continue #label),
+            Kind::Continue(label) => quote_spanned!(self.sp=> continue #label),
             Kind::Return(v) => {
                 let target = self.rets.last().cloned().unwrap_or(Abs::Never);
                 let v = v.as_ref().map(|x| self.coerce(x, &target));
-                quote!(return #v)
+                quote_spanned!(self.sp=> return #v)
             }
             Kind::Closure(c) => self.closure(c),
             Kind::Tuple(xs) => {
@@ -279,24 +315,24 @@ impl Gen<'_> {
             }
             Kind::Array(xs) => {
                 let xs = self.coerce_all(xs, &own.elem());
-                quote!([#(#xs),*])
+                quote_spanned!(self.sp=> [#(#xs),*])
             }
             Kind::Repeat(x, n) => {
                 let x = self.coerce(x, &own.elem());
-                quote!([#x; #n])
+                quote_spanned!(self.sp=> [#x; #n])
             }
             Kind::Range(a, limits, b) => {
                 let a = a.as_ref().map(|x| self.expr(x));
                 let b = b.as_ref().map(|x| self.expr(x));
-                quote!(#a #limits #b)
+                quote_spanned!(self.sp=> #a #limits #b)
             }
             Kind::Struct(s) => self.struct_lit(s),
             Kind::Try(x) => {
                 let x = self.expr(x);
-                quote!(#x?)
+                quote_spanned!(self.sp=> #x?)
             }
             Kind::Macro(m) => self.mac(m, &own),
-            Kind::Opaque(x) => quote!(#x),
+            Kind::Opaque(x) => quote_spanned!(self.sp=> #x),
         }
     }
 
@@ -308,9 +344,9 @@ impl Gen<'_> {
         if neg_of_ref {
             // `-v` for `v: &S`: negation is not required of references to `S` (see
             // `fazang::__private::RefScalarOps`), so negate the value.
-            quote!(-(*#x))
+            quote_spanned!(self.sp=> -(*#x))
         } else {
-            quote!(#op #x)
+            quote_spanned!(self.sp=> #op #x)
         }
     }
 
@@ -322,16 +358,16 @@ impl Gen<'_> {
         id: ExprId,
     ) -> TokenStream {
         let kw = match kind {
-            BlockKind::Plain => quote!(),
-            BlockKind::Unsafe => quote!(unsafe),
-            BlockKind::Const => quote!(const),
+            BlockKind::Plain => quote_spanned!(self.sp=> ),
+            BlockKind::Unsafe => quote_spanned!(self.sp=> unsafe),
+            BlockKind::Const => quote_spanned!(self.sp=> const),
         };
         if label.is_some() {
             let b = self.loop_body(label, b, id);
-            return quote!(#label #b);
+            return quote_spanned!(self.sp=> #label #b);
         }
         let b = self.block(b, None);
-        quote!(#kw #b)
+        quote_spanned!(self.sp=> #kw #b)
     }
 
     fn loop_body(&mut self, label: &Option<syn::Label>, b: &Block, id: ExprId) -> TokenStream {
@@ -367,13 +403,13 @@ impl Gen<'_> {
                 let text = crate::types::source_text(&inner);
                 let start = quote_spanned!(e.span=> x);
                 self.cx.error(
-                    quote!(#start #t),
+                    quote_spanned!(self.sp=> #start #t),
                     format!(
                         "`{text} as {}` would silently drop the derivative of `{text}`, which is \
                          active (it depends on a differentiated parameter); use `{text}` \
                          itself (arithmetic and math work on active values), or \
                          `{text}.val()` if you really want a constant",
-                        quote!(#t)
+                        quote_spanned!(self.sp=> #t)
                     ),
                 );
                 quote_spanned!(e.span=> (#inner).val())
@@ -382,14 +418,14 @@ impl Gen<'_> {
                 quote_spanned!(e.span=> ::fazang::__private::AsF64::to_f64(#inner))
             }
             Abs::Float(true) if to_int => quote_spanned!(e.span=> (#inner).val() as #t),
-            _ => quote!(#inner as #t),
+            _ => quote_spanned!(self.sp=> #inner as #t),
         }
     }
 
     fn closure(&mut self, c: &ClosureExpr) -> TokenStream {
         let ret = self.act.closure_ret[c.id].clone();
         let attrs = &c.attrs;
-        let mv = c.is_move.then(|| quote!(move));
+        let mv = c.is_move.then(|| quote_spanned!(self.sp=> move));
         let params: Vec<TokenStream> = c
             .params
             .iter()
@@ -399,7 +435,7 @@ impl Gen<'_> {
                 match t {
                     Some(t) => {
                         let t = ty::rewrite(t, &a, self.s);
-                        quote!(#p: #t)
+                        quote_spanned!(self.sp=> #p: #t)
                     }
                     None => p,
                 }
@@ -407,14 +443,14 @@ impl Gen<'_> {
             .collect();
         let out = c.ret.as_ref().map(|t| {
             let t = ty::rewrite(t, &ret, self.s);
-            quote!(-> #t)
+            quote_spanned!(self.sp=> -> #t)
         });
         self.rets.push(ret.clone());
         let saved = std::mem::take(&mut self.loops);
         let body = self.coerce(&c.body, &ret);
         self.loops = saved;
         self.rets.pop();
-        quote!(#(#attrs)* #mv |#(#params),*| #out #body)
+        quote_spanned!(self.sp=> #(#attrs)* #mv |#(#params),*| #out #body)
     }
 
     fn struct_lit(&mut self, s: &StructLit) -> TokenStream {
@@ -427,30 +463,31 @@ impl Gen<'_> {
                     // The field's type decides: `S` in a #[deriv_rule] struct, `f64` in
                     // a data struct.
                     let x = self.expr(x);
-                    quote!(#m: ::core::convert::From::from(#x))
+                    quote_spanned!(self.sp=> #m: ::fazang::__private::lit(#x))
                 } else if !colon {
-                    quote!(#m)
+                    quote_spanned!(self.sp=> #m)
                 } else {
                     let x = self.expr(x);
-                    quote!(#m: #x)
+                    quote_spanned!(self.sp=> #m: #x)
                 }
             })
             .collect();
         let rest = s.rest.as_ref().map(|r| {
             let r = self.expr(r);
-            quote!(.. #r)
+            quote_spanned!(self.sp=> .. #r)
         });
-        let dot2 = s.dot2.then(|| quote!(..));
+        let dot2 = s.dot2.then(|| quote_spanned!(self.sp=> ..));
         let path = &s.path;
         let path = match &s.qself {
             Some(q) => {
                 let ty = &q.ty;
-                quote!(<#ty>::#path)
+                quote_spanned!(self.sp=> <#ty>::#path)
             }
-            None => quote!(#path),
+            None => quote_spanned!(self.sp=> #path),
         };
-        let sep = (!fields.is_empty() && (rest.is_some() || dot2.is_some())).then(|| quote!(,));
-        quote!(#path { #(#fields),* #sep #rest #dot2 })
+        let sep = (!fields.is_empty() && (rest.is_some() || dot2.is_some()))
+            .then(|| quote_spanned!(self.sp=> ,));
+        quote_spanned!(self.sp=> #path { #(#fields),* #sep #rest #dot2 })
     }
 
     fn mac(&mut self, m: &Macro, own: &Abs) -> TokenStream {
@@ -458,15 +495,15 @@ impl Gen<'_> {
             Macro::VecList(mac, xs) => {
                 let xs = self.coerce_all(xs, &own.elem());
                 let path = &mac.path;
-                quote!(#path![#(#xs),*])
+                quote_spanned!(self.sp=> #path![#(#xs),*])
             }
             Macro::VecRepeat(mac, x, n) => {
                 let x = self.coerce(x, &own.elem());
                 let n = self.expr(n);
                 let path = &mac.path;
-                quote!(#path![#x; #n])
+                quote_spanned!(self.sp=> #path![#x; #n])
             }
-            Macro::Args(mac, _) | Macro::Opaque(mac) => quote!(#mac),
+            Macro::Args(mac, _) | Macro::Opaque(mac) => quote_spanned!(self.sp=> #mac),
         }
     }
 }
@@ -476,6 +513,7 @@ mod calls;
 /// Whether a value of abstract value `src` must be converted where `t` is expected.
 fn needs_conversion(src: &Abs, t: &Abs) -> bool {
     match (src, t) {
+        (Abs::Ref(x), Abs::Ref(y)) => needs_conversion(x, y),
         (_, Abs::Ref(_)) | (_, Abs::Unknown(_)) | (Abs::Never, _) => false,
         (Abs::Ref(x), t) => matches!(t, Abs::Seq(_)) && needs_conversion(x, t),
         (Abs::Float(false) | Abs::Unknown(false), Abs::Float(true)) => true,
@@ -486,6 +524,14 @@ fn needs_conversion(src: &Abs, t: &Abs) -> bool {
         }
         _ => false,
     }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
+    )
 }
 
 fn tuple(attrs: &[syn::Attribute], xs: &[TokenStream]) -> TokenStream {

@@ -79,7 +79,12 @@ impl<'a> Model<'a> {
                 pattern_params.push(&*pt.pat);
                 continue;
             };
-            let kind = ParamKind::of(&pt.ty);
+            let mut kind = ParamKind::of(&pt.ty);
+            let named = options.wrt.as_ref().is_some_and(|w| w.contains(&pi.ident));
+            if matches!(kind, ParamKind::Struct) && !named && names_variants(&pt.ty, func.block) {
+                // `kind: Orbit` with `Orbit::Circular` in the body: an enum, so data.
+                kind = ParamKind::Data;
+            }
             let listed = options.wrt.as_ref().is_none_or(|w| w.contains(&pi.ident));
             params.push(Param {
                 ident: pi.ident.clone(),
@@ -130,4 +135,29 @@ impl<'a> Model<'a> {
     pub fn has_siblings(&self) -> bool {
         self.ret.is_some() && self.active().next().is_some()
     }
+}
+
+/// Whether the body writes paths through the type (`Orbit::Circular`, `Mode::from(..)`):
+/// then it is an enum or a type with associated items, not a `#[deriv_rule]` struct
+/// (those are only built and read field by field).
+fn names_variants(ty: &Type, block: &Block) -> bool {
+    let Type::Path(tp) = crate::types::strip(ty) else {
+        return false;
+    };
+    let Some(name) = tp.path.get_ident() else {
+        return false;
+    };
+    fn scan(ts: proc_macro2::TokenStream, name: &Ident) -> bool {
+        let tokens: Vec<proc_macro2::TokenTree> = ts.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, t)| match t {
+            proc_macro2::TokenTree::Ident(id) => {
+                id == name
+                    && matches!(tokens.get(i + 1), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ':')
+                    && matches!(tokens.get(i + 2), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ':')
+            }
+            proc_macro2::TokenTree::Group(g) => scan(g.stream(), name),
+            _ => false,
+        })
+    }
+    scan(quote::ToTokens::to_token_stream(block), name)
 }

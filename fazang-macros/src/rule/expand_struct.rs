@@ -84,6 +84,7 @@ fn impl_composite(s: &RuleStruct) -> TokenStream {
     quote! {
         impl ::fazang::__private::Composite for #ident<f64> {
             type Active = #ident<::fazang::Var>;
+            type Of<__FzS: ::fazang::Real> = #ident<__FzS>;
             fn activate(&self, vars: &mut ::std::vec::Vec<::fazang::Var>) -> #ident<::fazang::Var> {
                 #ident { #(#activate),* }
             }

@@ -1,9 +1,14 @@
 //! The tape, `Var`, nested scopes and the backward sweep. No math lives here.
 
+mod keys;
 mod ops;
+pub(crate) mod pool;
 pub mod scope;
+mod sweep;
 pub mod tape;
 pub mod var;
+
+pub use sweep::Adjoints;
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //! owned/borrowed combinations are generated from it.
 
 use super::var::{binary_op, unary_op, Var};
-use crate::math::elementary::deriv2::rem as rem_partials;
+use crate::math::elementary::deriv2::{div as div_partials, rem as rem_partials};
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
 use std::ops::{
@@ -52,12 +52,13 @@ fn mul_fv(a: f64, b: Var) -> Var {
     unary_op(a * b.val(), b, a)
 }
 
-/// `a / b`: partials 1/b, -a/b^2.
+/// `a / b = q`: partials 1/b, -q/b (see
+/// [`deriv2::div`](crate::math::elementary::deriv2::div)).
 #[inline]
 fn div_vv(a: Var, b: Var) -> Var {
-    let inv = 1.0 / b.val();
-    let q = a.val() * inv;
-    binary_op(a.val() / b.val(), a, inv, b, -q * inv)
+    let q = a.val() / b.val();
+    let (da, db) = div_partials(b.val(), q);
+    binary_op(q, a, da, b, db)
 }
 #[inline]
 fn div_vf(a: Var, b: f64) -> Var {
@@ -65,8 +66,8 @@ fn div_vf(a: Var, b: f64) -> Var {
 }
 #[inline]
 fn div_fv(a: f64, b: Var) -> Var {
-    let inv = 1.0 / b.val();
-    unary_op(a / b.val(), b, -a * inv * inv)
+    let q = a / b.val();
+    unary_op(q, b, div_partials(b.val(), q).1)
 }
 
 /// `a % b = r` (`f64`'s remainder, sign of `a`): partials 1 and -q, with q the integer

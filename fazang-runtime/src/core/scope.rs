@@ -24,7 +24,7 @@ use std::marker::PhantomData;
 /// ```
 #[must_use = "the scope ends as soon as the guard is dropped; bind it with `let _scope = ...`"]
 pub struct NestedScope {
-    gen: u32,
+    id: u64,
     _not_send: PhantomData<*const ()>,
 }
 
@@ -41,7 +41,7 @@ impl NestedScope {
     /// ```
     pub fn begin() -> NestedScope {
         NestedScope {
-            gen: with_tape(|t| t.begin_nested()),
+            id: with_tape(|t| t.begin_nested()),
             _not_send: PhantomData,
         }
     }
@@ -49,7 +49,7 @@ impl NestedScope {
 
 impl Drop for NestedScope {
     fn drop(&mut self) {
-        with_tape(|t| t.end_nested(self.gen));
+        with_tape(|t| t.end_nested(self.id));
     }
 }
 

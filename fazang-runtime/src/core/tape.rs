@@ -12,16 +12,33 @@
 //!
 //! The tape stores no values: a [`Var`](crate::Var) carries its own value.
 //!
-//! # Scopes
+//! # Scopes and keys
 //!
-//! A scope is a mark (node, operand and callback counts) plus a generation number taken
-//! from a process-wide counter. Every `Var` records the generation of the innermost scope
-//! it was created in; a `Var` whose generation is not on this thread's scope stack belongs
-//! to an ended scope or to another thread's tape, and using it panics.
+//! A scope is a mark (node, operand and callback counts); ending it truncates the arrays
+//! to the mark. A `Var` names its node by a key that is never reused (see `core::keys`), so a
+//! `Var` of an ended scope, of an earlier `clear_tape`, or of another thread's tape is
+//! detected when used, and using it panics.
+//!
+//! # Panics while recording
+//!
+//! Every operation checks its operands before it changes anything, or undoes what it
+//! recorded if it fails half way (a stale `Var` among the operands of an n-ary node, a
+//! panicking iterator), so a caught panic leaves the tape exactly as it was before the
+//! operation. A backward sweep that panics in a callback restores the adjoints it had
+//! changed (see `core::sweep`).
+//!
+//! # Memory
+//!
+//! The arrays keep their capacity, so a gradient in steady state allocates nothing. When
+//! the outermost scope ends or the tape is cleared after an unusually large recording
+//! (more than 4 times the recent typical size, and at least [`KEEP_RECORDS`] records),
+//! the spare capacity is given back down to twice the typical size;
+//! [`release_tape_memory`](crate::release_tape_memory) gives back all of it.
 
+use super::keys::Keys;
+use super::sweep::Saved;
 use std::cell::RefCell;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Flag on the first operand record of each node.
 pub(crate) const FIRST: u32 = 1 << 31;
@@ -36,9 +53,9 @@ pub(crate) const NO_OPERAND: u32 = INDEX;
 /// fields cannot be borrowed), which is all the tape needs.
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
-struct Rec {
-    idx: u32,
-    partial: f64,
+pub(crate) struct Rec {
+    pub(crate) idx: u32,
+    pub(crate) partial: f64,
 }
 
 const _: () = assert!(std::mem::size_of::<Rec>() == 12);
@@ -53,85 +70,60 @@ impl Rec {
 /// Largest number of nodes one tape holds (indices must stay below [`NO_OPERAND`]).
 const MAX_NODES: u32 = NO_OPERAND - 1;
 
-/// Process-wide source of blocks of scope generations, so generations of different
-/// threads differ. A tape takes [`GEN_BLOCK`] generations at a time, so opening a scope
-/// touches no shared atomic (it is 20-odd cycles on the per-call path otherwise).
-static NEXT_GEN_BLOCK: AtomicU32 = AtomicU32::new(1);
-/// Generations per block.
-const GEN_BLOCK: u32 = 1 << 10;
+/// Capacity (in operand records) the memory policy never gives back: small tapes are
+/// not worth reallocating.
+pub(crate) const KEEP_RECORDS: usize = 1 << 16;
 
 /// Outputs a Jacobian differentiates in one sweep (lanes of the block adjoints).
 pub(crate) const LANES: usize = 8;
 
 /// A vector-Jacobian product run during the sweep, for operations recorded lazily.
-pub(crate) type CallbackFn = Box<dyn Fn(&mut Adjoints<'_>)>;
+pub(crate) type CallbackFn = Box<dyn Fn(&mut super::sweep::Adjoints<'_>)>;
 
-struct Callback {
+pub(crate) struct Callback {
     /// Number of nodes when it was recorded: it runs once every node at or above runs.
-    nodes: u32,
+    pub(crate) nodes: u32,
     /// Number of operand records when it was recorded.
-    ops: u32,
-    run: CallbackFn,
+    pub(crate) ops: u32,
+    pub(crate) run: CallbackFn,
 }
 
 #[derive(Clone, Copy)]
-struct Scope {
-    gen: u32,
-    nodes: u32,
-    ops: u32,
-    callbacks: u32,
-}
-
-/// Adjoints of the nodes being swept, as a callback sees them.
-///
-/// Indices are node indices. Nodes below the sweep's lower bound (variables of an outer
-/// scope during [`gradient`](crate::gradient)) read as zero and ignore additions.
-pub struct Adjoints<'a> {
-    adj: &'a mut [f64],
-    lo: usize,
-}
-
-impl Adjoints<'_> {
-    /// The adjoint of node `i` (zero for nodes outside the sweep).
-    #[inline]
-    pub fn get(&self, i: u32) -> f64 {
-        let k = (i as usize).wrapping_sub(self.lo);
-        self.adj.get(k).copied().unwrap_or(0.0)
-    }
-
-    /// Add `v` to the adjoint of node `i` (ignored for nodes outside the sweep).
-    #[inline]
-    pub fn add(&mut self, i: u32, v: f64) {
-        let k = (i as usize).wrapping_sub(self.lo);
-        if let Some(a) = self.adj.get_mut(k) {
-            *a += v;
-        }
-    }
+pub(crate) struct Scope {
+    /// Identifies the scope for its guard (never reused on this tape).
+    id: u64,
+    pub(crate) nodes: u32,
+    pub(crate) ops: u32,
+    pub(crate) callbacks: u32,
 }
 
 pub(crate) struct Tape {
     /// The (operand, partial) records; [`FIRST`] marks the first of each node.
-    rec: Vec<Rec>,
+    pub(crate) rec: Vec<Rec>,
     /// Number of nodes recorded.
-    nodes: u32,
+    pub(crate) nodes: u32,
+    /// The keys of the live nodes.
+    keys: Keys,
     /// Adjoints, one per node; sized lazily by the sweep.
-    adj: Vec<f64>,
+    pub(crate) adj: Vec<f64>,
     /// Every adjoint at or above this index is zero (sweeps raise it, zeroing lowers it),
     /// so a sweep zeroes only what an earlier one may have written.
-    dirty: usize,
-    callbacks: Vec<Callback>,
+    pub(crate) dirty: usize,
+    pub(crate) callbacks: Vec<Callback>,
     /// Adjoints of the nodes of the innermost scope for [`LANES`] outputs at once (the
     /// block sweeps of a Jacobian); reused, so it allocates only while growing.
-    block: Vec<[f64; LANES]>,
+    pub(crate) block: Vec<[f64; LANES]>,
+    /// Adjoints saved before a sweep that runs callbacks, to undo it if one panics.
+    pub(crate) saved: Saved,
     /// Nested scopes, innermost last (the root scope is implicit: all marks zero).
     scopes: Vec<Scope>,
-    /// Generation of the root scope; 0 until the tape is first used.
-    root_gen: u32,
-    /// Generation of the innermost scope (cached copy of the top of the stack).
-    top_gen: u32,
-    /// Next generation of this tape's current block, and the end of that block.
-    gen_next: u32,
-    gen_end: u32,
+    /// Id of the next scope opened.
+    next_scope: u64,
+    /// Decaying maximum of the records in use when the outermost scope ended or the
+    /// tape was cleared: what the memory policy keeps.
+    typical: usize,
+    /// Whether the thread-exit hook that frees the tape is registered.
+    registered: bool,
 }
 
 thread_local! {
@@ -183,14 +175,6 @@ fn tape_gone() -> ! {
     panic!("fazang: the tape of this thread was used while the thread was exiting")
 }
 
-/// Make sure the tape's memory is freed when this thread exits (after the thread's
-/// thread-locals are being destroyed this does nothing; what the tape allocates then is
-/// left to the process).
-#[cold]
-fn register_release() {
-    let _ = RELEASE.try_with(|_| ());
-}
-
 #[cold]
 #[inline(never)]
 fn tape_busy() -> ! {
@@ -202,111 +186,100 @@ fn tape_busy() -> ! {
     )
 }
 
+#[cold]
+#[inline(never)]
+fn stale() -> ! {
+    panic!(
+        "fazang: this Var is no longer on the tape: it was created inside a nested \
+         scope that has ended (nested(), gradient(), jacobian() or a _grad \
+         function), before clear_tape(), or on another thread (each thread has \
+         its own tape). Return plain f64 values (x.val(), x.adj()) from the scope \
+         instead of Vars, and create Vars on the thread that uses them"
+    );
+}
+
+#[cold]
+#[inline(never)]
+fn tape_full() -> ! {
+    panic!(
+        "fazang: the tape is full ({MAX_NODES} results); use nested scopes or \
+         clear_tape() to release what is no longer needed"
+    )
+}
+
 impl Tape {
     const fn new() -> Self {
         Tape {
             rec: Vec::new(),
             nodes: 0,
+            keys: Keys::new(),
             adj: Vec::new(),
             dirty: 0,
             callbacks: Vec::new(),
             block: Vec::new(),
+            saved: Saved::new(),
             scopes: Vec::new(),
-            root_gen: 0,
-            top_gen: 0,
-            gen_next: 0,
-            gen_end: 0,
+            next_scope: 1,
+            typical: 0,
+            registered: false,
         }
     }
 
-    /// A generation never handed out before, on any thread (0 is never handed out).
-    fn fresh_gen(&mut self) -> u32 {
-        if self.gen_next == self.gen_end {
-            let block = NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed);
-            // Block 0 would hand out generation 0; skip it when the counter wraps.
-            let block = if block % (u32::MAX / GEN_BLOCK + 1) == 0 {
-                NEXT_GEN_BLOCK.fetch_add(1, Ordering::Relaxed)
-            } else {
-                block
-            };
-            self.gen_next = block.wrapping_mul(GEN_BLOCK);
-            self.gen_end = self.gen_next.wrapping_add(GEN_BLOCK);
-            if self.gen_next == 0 {
-                self.gen_next = 1;
-            }
-        }
-        let g = self.gen_next;
-        self.gen_next = g.wrapping_add(1);
-        g
-    }
-
-    /// Give the root scope its generation on first use.
+    /// Make sure the tape's memory is freed when this thread exits (after the thread's
+    /// thread-locals are being destroyed this does nothing; what the tape allocates then
+    /// is left to the process).
     #[inline]
-    fn ensure_root(&mut self) {
-        if self.root_gen == 0 {
-            self.init_root();
+    fn register_release(&mut self) {
+        if !self.registered {
+            self.registered = true;
+            let _ = RELEASE.try_with(|_| ());
         }
     }
 
-    #[cold]
-    fn init_root(&mut self) {
-        self.root_gen = self.fresh_gen();
-        self.top_gen = self.root_gen;
-        register_release();
+    /// The key of node `i`, just recorded.
+    #[inline(always)]
+    pub(crate) fn key(&self, i: u32) -> u64 {
+        self.keys.key(i)
     }
 
-    /// Generation stamped on variables created now.
-    #[inline]
-    pub(crate) fn gen(&self) -> u32 {
-        self.top_gen
+    /// The node of `key`; panics unless that node is alive on this tape.
+    #[inline(always)]
+    pub(crate) fn lookup(&self, key: u64) -> u32 {
+        self.keys.index(key, self.nodes, stale)
     }
 
-    /// Panic unless a variable of generation `gen` is alive on this tape.
-    #[inline]
-    pub(crate) fn check(&self, gen: u32) {
-        if gen != self.top_gen {
-            self.check_slow(gen);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn check_slow(&self, gen: u32) {
-        let alive = (gen == self.root_gen && gen != 0) || self.scopes.iter().any(|s| s.gen == gen);
-        if !alive {
-            panic!(
-                "fazang: this Var is no longer on the tape: it was created inside a nested \
-                 scope that has ended (nested(), gradient(), jacobian() or a _grad \
-                 function), before clear_tape(), or on another thread (each thread has \
-                 its own tape). Return \
-                 plain f64 values (x.val(), x.adj()) from the scope instead of Vars, and \
-                 create Vars on the thread that uses them"
-            );
-        }
-    }
-
-    #[inline]
+    /// Count `k` new nodes; returns the index of the first. Changes nothing if it
+    /// panics (tape full).
+    #[inline(always)]
     fn new_nodes(&mut self, k: u32) -> u32 {
         let n = self.nodes;
-        if k > MAX_NODES - n {
-            tape_full();
+        if k > self.keys.limit() - n {
+            self.grow(k);
         }
         self.nodes = n + k;
         n
     }
 
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, k: u32) {
+        self.register_release();
+        if !self.keys.grow(self.nodes, k, MAX_NODES) {
+            tape_full();
+        }
+    }
+
     /// Record an independent variable; returns its node index.
     #[inline]
     pub(crate) fn push_independent(&mut self) -> u32 {
-        self.ensure_root();
+        let i = self.new_nodes(1);
         self.rec.push(Rec::new(NO_OPERAND | FIRST, 0.0));
-        self.new_nodes(1)
+        i
     }
 
     /// Record `k` independent variables; returns the node index of the first (the others
     /// follow it).
     pub(crate) fn push_independents(&mut self, k: usize) -> u32 {
-        self.ensure_root();
         let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
         let first = self.new_nodes(k32);
         self.rec
@@ -317,44 +290,44 @@ impl Tape {
     /// Record a node with one operand.
     #[inline]
     pub(crate) fn push1(&mut self, a: u32, da: f64) -> u32 {
+        let i = self.new_nodes(1);
         self.rec.push(Rec::new(a | FIRST, da));
-        self.new_nodes(1)
+        i
     }
 
     /// Record a node with two operands.
     #[inline]
     pub(crate) fn push2(&mut self, a: u32, da: f64, b: u32, db: f64) -> u32 {
+        let i = self.new_nodes(1);
         self.rec
             .extend_from_slice(&[Rec::new(a | FIRST, da), Rec::new(b, db)]);
-        self.new_nodes(1)
+        i
     }
 
-    /// Start a node whose operands follow with [`push_operand`](Tape::push_operand);
-    /// returns the record count to pass to [`end_node`](Tape::end_node).
+    /// Record a node with the operands `(key, partial)` from `ops`; its index, or `None`
+    /// if it got no operand (then nothing was recorded). If a key is stale or `ops`
+    /// panics, the records pushed so far are removed before the panic goes on, so the
+    /// tape is left as it was.
     #[inline]
-    pub(crate) fn begin_node(&self) -> usize {
-        self.rec.len()
-    }
-
-    /// Make room for `k` more operand records.
-    #[inline]
-    pub(crate) fn reserve_operands(&mut self, k: usize) {
-        self.rec.reserve(k);
-    }
-
-    /// Add an operand to the node being recorded.
-    #[inline]
-    pub(crate) fn push_operand(&mut self, i: u32, p: f64) {
-        self.rec.push(Rec::new(i, p));
-    }
-
-    /// Finish the node begun at `start`: its index, or `None` if it got no operand (then
-    /// nothing was recorded).
-    #[inline]
-    pub(crate) fn end_node(&mut self, start: usize) -> Option<u32> {
-        let first = self.rec.get_mut(start)?;
-        *first = Rec::new(first.idx | FIRST, first.partial);
-        Some(self.new_nodes(1))
+    pub(crate) fn push_node(&mut self, ops: impl Iterator<Item = (u64, f64)>) -> Option<u32> {
+        let start = self.rec.len();
+        self.rec.reserve(ops.size_hint().0);
+        let mut guard = Undo { tape: self, start };
+        for (key, p) in ops {
+            let i = guard.tape.lookup(key);
+            guard.tape.rec.push(Rec::new(i, p));
+        }
+        let tape = &mut *guard.tape;
+        let node = if tape.rec.len() == start {
+            None
+        } else {
+            let i = tape.new_nodes(1);
+            let first = &mut tape.rec[start];
+            *first = Rec::new(first.idx | FIRST, first.partial);
+            Some(i)
+        };
+        guard.start = usize::MAX;
+        node
     }
 
     /// Record a callback that runs, during the sweep, after every node recorded later.
@@ -372,152 +345,46 @@ impl Tape {
         self.adj.get(i as usize).copied().unwrap_or(0.0)
     }
 
-    /// Make the adjoint vector cover every node, keeping existing adjoints (new ones 0).
-    fn size_adjoints(&mut self) {
-        self.adj.resize(self.nodes as usize, 0.0);
-    }
-
-    /// Set the adjoint of `seed` to 1 and sweep every node of the tape.
-    pub(crate) fn grad(&mut self, seed: u32) {
-        self.size_adjoints();
-        self.adj[seed as usize] = 1.0;
-        self.dirty = self.adj.len();
-        self.sweep(0);
-    }
-
-    /// Zero the adjoints of every node.
-    pub(crate) fn zero_all(&mut self) {
-        self.adj.fill(0.0);
-        self.dirty = 0;
-    }
-
-    /// Zero the adjoints of the innermost scope, set `seed`'s to 1, and sweep that scope
-    /// only: variables of outer scopes keep their adjoints. A seed that is not a node of
-    /// the scope (`None` for a constant, or an outer variable) only zeroes them, so every
-    /// adjoint of the scope reads 0 and the outer one is not touched.
-    pub(crate) fn grad_in_scope(&mut self, seed: Option<u32>) {
-        self.size_adjoints();
-        let lo = self.scope().nodes as usize;
-        if self.dirty > lo {
-            self.adj[lo..self.dirty].fill(0.0);
-            self.dirty = lo;
-        }
-        if let Some(seed) = seed.filter(|&s| s as usize >= lo) {
-            self.adj[seed as usize] = 1.0;
-            self.dirty = self.adj.len();
-            self.sweep(lo);
-        }
-    }
-
-    /// Block sweep of the innermost scope for up to [`LANES`] outputs: lane `l` is seeded
-    /// at `seeds[l]` (`None`, or a node outside the scope, seeds nothing). Returns the
-    /// `false` (and nothing swept) if the scope recorded callbacks, which only know
-    /// scalar adjoints: sweep row by row then. Read the result with
-    /// [`lane_adj`](Tape::lane_adj). Every lane gets exactly the adjoints a sweep seeded
-    /// at its output alone gives.
-    pub(crate) fn sweep_lanes(&mut self, seeds: &[Option<u32>]) -> bool {
-        debug_assert!(seeds.len() <= LANES);
-        let s = self.scope();
-        if self.callbacks.len() > s.callbacks as usize {
-            return false;
-        }
-        let lo = s.nodes as usize;
-        self.block.clear();
-        self.block.resize(self.nodes as usize - lo, [0.0; LANES]);
-        for (l, seed) in seeds.iter().enumerate() {
-            if let Some(k) = seed.and_then(|i| (i as usize).checked_sub(lo)) {
-                self.block[k][l] = 1.0;
-            }
-        }
-        let ops = s.ops as usize;
-        let top = self.block.len();
-        sweep_block(&self.rec[ops..], &mut self.block, top, lo);
-        true
-    }
-
-    /// Lane `l` of the adjoint of node `i` after [`sweep_lanes`](Tape::sweep_lanes) (a
-    /// node of an outer scope reads its scalar adjoint, which the sweep leaves alone).
-    #[inline]
-    pub(crate) fn lane_adj(&self, i: u32, l: usize) -> f64 {
-        match (i as usize).checked_sub(self.scope().nodes as usize) {
-            Some(k) => self.block.get(k).map_or(0.0, |b| b[l]),
-            None => self.adj(i),
-        }
-    }
-
-    fn scope(&self) -> Scope {
+    pub(crate) fn scope(&self) -> Scope {
         self.scopes.last().copied().unwrap_or(Scope {
-            gen: self.root_gen,
+            id: 0,
             nodes: 0,
             ops: 0,
             callbacks: 0,
         })
     }
 
-    /// Backward sweep over nodes `lo..`, running callbacks at their positions.
-    fn sweep(&mut self, lo: usize) {
-        let (lo_ops, lo_cb) = if lo == 0 {
-            (0, 0)
-        } else {
-            let s = self.scope();
-            (s.ops as usize, s.callbacks as usize)
-        };
-        let mut node = self.nodes as usize;
-        let mut hi_ops = self.rec.len();
-        for cb in (lo_cb..self.callbacks.len()).rev() {
-            let (cb_nodes, cb_ops) = (
-                self.callbacks[cb].nodes as usize,
-                self.callbacks[cb].ops as usize,
-            );
-            node = sweep_ops(
-                &self.rec[cb_ops..hi_ops],
-                &mut self.adj[lo..],
-                node - lo,
-                lo,
-            ) + lo;
-            debug_assert_eq!(node, cb_nodes);
-            let mut view = Adjoints {
-                adj: &mut self.adj[lo..],
-                lo,
-            };
-            (self.callbacks[cb].run)(&mut view);
-            hi_ops = cb_ops;
-        }
-        sweep_ops(
-            &self.rec[lo_ops..hi_ops],
-            &mut self.adj[lo..],
-            node - lo,
-            lo,
-        );
-    }
-
-    /// Open a nested scope; returns its generation.
-    pub(crate) fn begin_nested(&mut self) -> u32 {
-        self.ensure_root();
-        let gen = self.fresh_gen();
+    /// Open a nested scope; returns its id.
+    pub(crate) fn begin_nested(&mut self) -> u64 {
+        self.register_release();
+        let id = self.next_scope;
+        self.next_scope += 1;
         self.scopes.push(Scope {
-            gen,
+            id,
             nodes: self.nodes,
             ops: self.rec.len() as u32,
             callbacks: self.callbacks.len() as u32,
         });
-        self.top_gen = gen;
-        gen
+        id
     }
 
-    /// End the nested scope of generation `gen` and every scope opened inside it,
-    /// discarding all they recorded. Does nothing if that scope already ended.
-    pub(crate) fn end_nested(&mut self, gen: u32) {
-        let Some(pos) = self.scopes.iter().rposition(|s| s.gen == gen) else {
+    /// End the nested scope `id` and every scope opened inside it, discarding all they
+    /// recorded. Does nothing if that scope already ended.
+    pub(crate) fn end_nested(&mut self, id: u64) {
+        let Some(pos) = self.scopes.iter().rposition(|s| s.id == id) else {
             return;
         };
         let mark = self.scopes[pos];
         self.scopes.truncate(pos);
+        let used = self.rec.len();
         self.truncate_to(mark);
-        self.top_gen = self.scope().gen;
+        if self.scopes.is_empty() {
+            self.memory_policy(used);
+        }
     }
 
     fn truncate_to(&mut self, mark: Scope) {
+        self.keys.truncate(self.nodes, mark.nodes);
         self.nodes = mark.nodes;
         self.rec.truncate(mark.ops as usize);
         self.callbacks.truncate(mark.callbacks as usize);
@@ -532,10 +399,60 @@ impl Tape {
             "fazang: clear_tape() called inside a nested scope; call it at top level, \
              after every nested(), gradient() or jacobian() call has returned"
         );
-        self.root_gen = self.fresh_gen();
-        self.top_gen = self.root_gen;
-        register_release();
+        let used = self.rec.len();
         self.truncate_to(self.scope());
+        self.memory_policy(used);
+    }
+
+    /// After `used` records were in use at top level: if the arrays hold much more than
+    /// recent recordings needed, give the excess back.
+    #[inline]
+    fn memory_policy(&mut self, used: usize) {
+        let keep = self.typical.max(KEEP_RECORDS);
+        // A node owns at least one record, so `keep` bounds the nodes as well.
+        if self
+            .rec
+            .capacity()
+            .max(self.adj.capacity())
+            .max(self.block.capacity() * LANES)
+            > 4 * keep
+        {
+            self.shrink_to(2 * keep);
+        }
+        self.typical = (self.typical - self.typical / 16).max(used);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn shrink_to(&mut self, keep: usize) {
+        self.rec.shrink_to(keep);
+        self.adj.shrink_to(keep);
+        if self.block.capacity() * LANES > keep {
+            self.block = Vec::new();
+        }
+        self.saved = Saved::new();
+    }
+
+    /// Give back all spare capacity: the arrays keep only what the tape holds now.
+    pub(crate) fn release(&mut self) {
+        self.rec.shrink_to_fit();
+        self.adj.shrink_to_fit();
+        self.block = Vec::new();
+        self.saved = Saved::new();
+        self.callbacks.shrink_to_fit();
+        self.scopes.shrink_to_fit();
+        self.keys.shrink();
+        self.typical = 0;
+    }
+
+    /// Bytes the tape's arrays have reserved.
+    pub(crate) fn reserved_bytes(&self) -> usize {
+        self.rec.capacity() * std::mem::size_of::<Rec>()
+            + self.adj.capacity() * 8
+            + self.block.capacity() * std::mem::size_of::<[f64; LANES]>()
+            + self.saved.capacity() * 8
+            + self.callbacks.capacity() * std::mem::size_of::<Callback>()
+            + self.scopes.capacity() * std::mem::size_of::<Scope>()
     }
 
     /// Statistics for tests and benchmarks.
@@ -547,81 +464,26 @@ impl Tape {
             depth: self.scopes.len(),
         }
     }
-}
 
-#[cold]
-#[inline(never)]
-fn tape_full() -> ! {
-    panic!(
-        "fazang: the tape is full ({MAX_NODES} results); use nested scopes or \
-         clear_tape() to release what is no longer needed"
-    )
-}
-
-/// The hot loop: propagate the adjoints of the nodes whose records are `rec`;
-/// `node` is one past the last of them, counted from `lo` like `adj` (the adjoints of
-/// nodes `lo..`). Returns the first node swept (counted from `lo`).
-///
-/// Record by record, from the top; a node's adjoint is loaded at its last record. A
-/// node whose adjoint is zero adds nothing (no product is formed, so a zero adjoint
-/// never meets an infinite or NaN partial). Operands below `lo` and the placeholder of
-/// independent variables fall outside `adj` and are ignored.
-#[inline]
-fn sweep_ops(rec: &[Rec], adj: &mut [f64], mut node: usize, lo: usize) -> usize {
-    let mut a = 0.0;
-    let mut skip = true;
-    for r in rec.iter().rev() {
-        let raw = r.idx;
-        if skip {
-            // `r` is the last record of the next node down.
-            node -= 1;
-            a = adj[node];
-        }
-        if a != 0.0 {
-            let k = ((raw & INDEX) as usize).wrapping_sub(lo);
-            if let Some(t) = adj.get_mut(k) {
-                *t += a * r.partial;
-            }
-        }
-        skip = raw & FIRST != 0;
+    /// Number of key segments (for tests).
+    #[cfg(test)]
+    pub(crate) fn key_segments(&self) -> usize {
+        self.keys.segments()
     }
-    node
 }
 
-/// [`sweep_ops`] on [`LANES`] adjoints per node at once (the same arithmetic, lane by
-/// lane). A zero adjoint skips its product in `sweep_ops`; here a whole node is skipped
-/// when all its lanes are zero, and within a node a zero lane adds `0 · p`, which leaves
-/// the target unchanged unless `p` is infinite or NaN, so such partials take the
-/// lane-by-lane path with the same test as `sweep_ops`.
-fn sweep_block(rec: &[Rec], block: &mut [[f64; LANES]], mut node: usize, lo: usize) {
-    let mut a = [0.0; LANES];
-    let mut active = false;
-    let mut skip = true;
-    for r in rec.iter().rev() {
-        let raw = r.idx;
-        if skip {
-            node -= 1;
-            a = block[node];
-            active = a.iter().any(|&v| v != 0.0);
+/// Removes the records of a node being recorded from `start` on, unless disarmed
+/// (`start = usize::MAX`): runs when recording the node panics.
+struct Undo<'a> {
+    tape: &'a mut Tape,
+    start: usize,
+}
+
+impl Drop for Undo<'_> {
+    fn drop(&mut self) {
+        if self.start != usize::MAX {
+            self.tape.rec.truncate(self.start);
         }
-        if active {
-            let k = ((raw & INDEX) as usize).wrapping_sub(lo);
-            if let Some(t) = block.get_mut(k) {
-                let p = r.partial;
-                if p.is_finite() {
-                    for (t, a) in t.iter_mut().zip(&a) {
-                        *t += a * p;
-                    }
-                } else {
-                    for (t, a) in t.iter_mut().zip(&a) {
-                        if *a != 0.0 {
-                            *t += a * p;
-                        }
-                    }
-                }
-            }
-        }
-        skip = raw & FIRST != 0;
     }
 }
 

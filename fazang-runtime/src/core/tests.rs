@@ -2,7 +2,9 @@
 //! sweeps of a Jacobian against one sweep per output, dirty-range zeroing against
 //! zeroing everything, batched input creation against `Var::new`.
 
-use crate::{gradient_into, jacobian, vector_op, Real, Var};
+use super::keys::Keys;
+use super::tape::with_tape;
+use crate::{gradient_into, jacobian, nested, vector_op, NestedScope, Real, Var};
 
 /// Row `i` of the Jacobian by a gradient of output `i` alone (one scalar sweep).
 fn rows_one_by_one(f: &dyn Fn(&[Var]) -> Vec<Var>, x: &[f64], m: usize) -> Vec<Vec<f64>> {
@@ -109,4 +111,90 @@ fn many_inputs_use_consecutive_nodes() {
     let want: Vec<f64> = (0..40).map(|i| i as f64).collect();
     assert_eq!(g, want);
     assert!((v - x.iter().enumerate().map(|(i, v)| v * i as f64).sum::<f64>()).abs() < 1e-12);
+}
+
+/// Keys of a simulated tape: `nodes` counts its nodes.
+struct Sim {
+    keys: Keys,
+    nodes: u32,
+}
+
+impl Sim {
+    fn push(&mut self) -> u64 {
+        if self.keys.limit() == self.nodes {
+            assert!(self.keys.grow(self.nodes, 1, u32::MAX >> 1));
+        }
+        self.nodes += 1;
+        self.keys.key(self.nodes - 1)
+    }
+    fn index(&self, key: u64) -> Option<u32> {
+        self.keys.find(key, self.nodes)
+    }
+    fn truncate(&mut self, to: u32) {
+        self.keys.truncate(self.nodes, to);
+        self.nodes = to;
+    }
+}
+
+#[test]
+fn keys_of_discarded_nodes_die_and_live_ones_keep_their_index() {
+    let mut t = Sim {
+        keys: Keys::new(),
+        nodes: 0,
+    };
+    let root: Vec<u64> = (0..5).map(|_| t.push()).collect();
+    let mut dead = Vec::new();
+    for round in 0..2000u32 {
+        // A scope: a few nodes, then discarded; every few rounds the root records one
+        // more node between scopes (a new segment).
+        let mark = t.nodes;
+        dead.extend((0..1 + round % 3).map(|_| t.push()));
+        t.truncate(mark);
+        if round % 7 == 0 {
+            let k = t.push();
+            assert_eq!(t.index(k), Some(t.nodes - 1));
+        }
+    }
+    for (i, &k) in root.iter().enumerate() {
+        assert_eq!(t.index(k), Some(i as u32));
+    }
+    for &k in &dead {
+        assert_eq!(t.index(k), None, "a discarded key is refused");
+    }
+    // One segment per run of root nodes recorded between scopes (286 of them), the
+    // first and the top one.
+    assert_eq!(t.keys.segments(), 288);
+    assert_eq!(t.index(u64::MAX - 1), None);
+}
+
+#[test]
+fn a_gradient_loop_keeps_two_segments() {
+    let x = Var::new(1.0);
+    let mut g = [0.0];
+    for _ in 0..1000 {
+        gradient_into(|v| v[0] * x, &[2.0], &mut g);
+    }
+    assert!(with_tape(|t| t.key_segments()) <= 2);
+    crate::clear_tape();
+}
+
+#[test]
+fn serials_beyond_32_bits_on_a_fresh_thread() {
+    // Move the counter past several multiples of 2^32 (where a 32-bit generation would
+    // have wrapped), then use a fresh thread, whose tape takes its serials from there.
+    Keys::skip_serials(3 << 32);
+    std::thread::spawn(|| {
+        let a = Var::new(2.0);
+        let stale = nested(|| Var::new(1.0) * a);
+        for _ in 0..10 {
+            let _s = NestedScope::begin();
+            let _ = Var::new(3.0) * a;
+        }
+        assert!(std::panic::catch_unwind(|| stale.adj()).is_err());
+        let y = a * a;
+        y.grad();
+        assert_eq!(a.adj(), 4.0);
+    })
+    .join()
+    .unwrap();
 }

@@ -1,13 +1,17 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
-use super::tape::{with_tape, Adjoints, TapeStats, LANES};
+use super::sweep::Adjoints;
+use super::tape::{with_tape, TapeStats, LANES};
 use std::fmt;
 
-/// Node index of constants: they are never recorded.
-const CONSTANT: u32 = u32::MAX;
+/// Key of constants: they are never recorded (no node has this key).
+const CONSTANT: u64 = u64::MAX;
 
-/// A `Copy` handle to a value on the current thread's tape (16 bytes: the value, its node
-/// index and the generation of the scope it was created in).
+/// Node index standing for a constant input of [`vector_op`].
+const NO_NODE: u32 = u32::MAX;
+
+/// A `Copy` handle to a value on the current thread's tape (16 bytes: the value and the
+/// key of its node, a number never reused, so a `Var` whose node is gone is detected).
 ///
 /// Arithmetic between `Var`s, `f64`s and references records onto the tape; a backward
 /// sweep started by [`grad`](Var::grad) fills in adjoints.
@@ -30,9 +34,8 @@ const CONSTANT: u32 = u32::MAX;
 #[derive(Clone, Copy)]
 pub struct Var {
     val: f64,
-    /// The node index in the low 32 bits and the scope generation in the high 32 (one
-    /// integer, so that a `Var` is a pair of scalars and passes and returns in two
-    /// registers).
+    /// The key of the node (see `core::keys`): one integer, so that a `Var` is a pair of
+    /// scalars and passes and returns in two registers.
     key: u64,
 }
 
@@ -48,8 +51,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn new(v: f64) -> Var {
-        let (idx, gen) = record0();
-        Var::recorded(v, idx, gen)
+        Var::recorded(v, record0())
     }
 
     /// A constant: it records nothing and its adjoint is always zero.
@@ -63,7 +65,7 @@ impl Var {
     pub const fn constant(v: f64) -> Var {
         Var {
             val: v,
-            key: CONSTANT as u64,
+            key: CONSTANT,
         }
     }
 
@@ -84,10 +86,12 @@ impl Var {
     /// Whether this is a constant (records nothing, adjoint zero).
     #[inline]
     pub fn is_constant(&self) -> bool {
-        self.node() == CONSTANT
+        self.key == CONSTANT
     }
 
     /// The node index on the tape, or `None` for constants (for custom operations).
+    ///
+    /// Panics if the variable's scope has ended or it belongs to another thread.
     ///
     /// ```
     /// # use fazang::prelude::*;
@@ -97,7 +101,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn index(&self) -> Option<u32> {
-        (!self.is_constant()).then_some(self.node())
+        (!self.is_constant()).then(|| with_tape(|t| t.lookup(self.key)))
     }
 
     /// The adjoint: the derivative of the last [`grad`](Var::grad) seed with respect to
@@ -118,7 +122,7 @@ impl Var {
         if self.is_constant() {
             return 0.0;
         }
-        read_adj(self.node(), self.generation())
+        with_tape(|t| t.adj(t.lookup(self.key)))
     }
 
     /// Backward sweep seeded at this variable: its adjoint is set to 1 and every node of
@@ -138,8 +142,8 @@ impl Var {
             return;
         }
         with_tape(|t| {
-            t.check(self.generation());
-            t.grad(self.node());
+            let i = t.lookup(self.key);
+            t.grad(i);
         })
     }
 
@@ -151,29 +155,14 @@ impl Var {
             if self.is_constant() {
                 return t.grad_in_scope(None);
             }
-            t.check(self.generation());
-            t.grad_in_scope(Some(self.node()));
+            let i = t.lookup(self.key);
+            t.grad_in_scope(Some(i));
         })
     }
 
-    #[inline]
-    fn recorded(val: f64, idx: u32, gen: u32) -> Var {
-        Var {
-            val,
-            key: u64::from(gen) << 32 | u64::from(idx),
-        }
-    }
-
-    /// The node index (`CONSTANT` for constants).
-    #[inline]
-    fn node(&self) -> u32 {
-        self.key as u32
-    }
-
-    /// The generation of the scope the variable was created in (0 for constants).
-    #[inline]
-    fn generation(&self) -> u32 {
-        (self.key >> 32) as u32
+    #[inline(always)]
+    fn recorded(val: f64, key: u64) -> Var {
+        Var { val, key }
     }
 }
 
@@ -195,8 +184,10 @@ pub fn set_zero_all_adj() {
     with_tape(|t| t.zero_all());
 }
 
-/// Discard everything recorded at top level on this thread's tape, releasing nothing
-/// but making the space reusable. Every `Var` created so far becomes invalid.
+/// Discard everything recorded at top level on this thread's tape, making the space
+/// reusable. Every `Var` created so far becomes invalid. Memory is kept for the next
+/// recording, unless this recording was much larger than the recent ones (then the
+/// excess is given back; [`release_tape_memory`] gives back all of it).
 ///
 /// Panics if called inside a nested scope.
 ///
@@ -226,6 +217,43 @@ pub fn tape_stats() -> TapeStats {
     with_tape(|t| t.stats())
 }
 
+/// Give back to the allocator all memory this thread's tape holds beyond what it records
+/// now (after an unusually large gradient, say). What is recorded stays valid; the next
+/// recordings grow the tape again as needed.
+///
+/// The tape gives back memory by itself too: when the outermost nested scope ends or
+/// [`clear_tape`] is called after a recording more than 4 times larger than the recent
+/// ones (and above about 1 MB), the excess is released down to twice the recent size.
+///
+/// ```
+/// # use fazang::prelude::*;
+/// let (v, g) = gradient(|x| (0..1_000_000).map(|i| x[0] * (i as f64)).sum(), &[1.0]);
+/// release_tape_memory();
+/// assert!(tape_reserved_bytes() < 1000);
+/// # let _ = (v, g);
+/// ```
+pub fn release_tape_memory() {
+    with_tape(|t| t.release());
+    crate::math::release_buffers();
+    crate::drivers::release_buffers();
+}
+
+/// Bytes this thread's tape has reserved: the capacity of its arrays, which may exceed
+/// what it holds now ([`TapeStats::bytes`]).
+///
+/// ```
+/// # use fazang::prelude::*;
+/// release_tape_memory();
+/// let before = tape_reserved_bytes();
+/// let x = Var::new(1.0);
+/// let _y = x * x;
+/// assert!(tape_reserved_bytes() > before);
+/// # fazang::clear_tape();
+/// ```
+pub fn tape_reserved_bytes() -> usize {
+    with_tape(|t| t.reserved_bytes())
+}
+
 /// Record a result of one operand: `value` with partial `dx` = d value / d `x`.
 ///
 /// This is how every unary function of fazang is written (Fazang's chapter 5, MESA's
@@ -248,44 +276,38 @@ pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
     if x.is_constant() {
         return Var::constant(value);
     }
-    let (idx, gen) = record1(x.node(), x.generation(), dx);
-    Var::recorded(value, idx, gen)
+    Var::recorded(value, record1(x.key, dx))
 }
 
 // The recording helpers below each visit the tape once; they are small enough to inline
 // into the operators once the thread-local access itself inlines (see `with_tape`).
 
-/// Record a node with operand `a` (of generation `gen`); returns (node, generation).
+/// Record a node with operand `a`; returns its key.
 #[inline]
-fn record1(a: u32, gen: u32, da: f64) -> (u32, u32) {
+fn record1(a: u64, da: f64) -> u64 {
     with_tape(|t| {
-        t.check(gen);
-        (t.push1(a, da), t.gen())
+        let a = t.lookup(a);
+        let i = t.push1(a, da);
+        t.key(i)
     })
 }
 
-/// Record a node with operands `a` and `b`; returns (node, generation).
+/// Record a node with operands `a` and `b`; returns its key.
 #[inline]
-fn record2(a: u32, ga: u32, da: f64, b: u32, gb: u32, db: f64) -> (u32, u32) {
+fn record2(a: u64, da: f64, b: u64, db: f64) -> u64 {
     with_tape(|t| {
-        t.check(ga);
-        t.check(gb);
-        (t.push2(a, da, b, db), t.gen())
+        let (a, b) = (t.lookup(a), t.lookup(b));
+        let i = t.push2(a, da, b, db);
+        t.key(i)
     })
 }
 
-/// Record an independent variable; returns (node, generation).
+/// Record an independent variable; returns its key.
 #[inline]
-fn record0() -> (u32, u32) {
-    with_tape(|t| (t.push_independent(), t.gen()))
-}
-
-/// The adjoint of node `i` of generation `gen`.
-#[inline]
-fn read_adj(i: u32, gen: u32) -> f64 {
+fn record0() -> u64 {
     with_tape(|t| {
-        t.check(gen);
-        t.adj(i)
+        let i = t.push_independent();
+        t.key(i)
     })
 }
 
@@ -310,10 +332,7 @@ pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
         (true, true) => Var::constant(value),
         (false, true) => unary_op(value, a, da),
         (true, false) => unary_op(value, b, db),
-        (false, false) => {
-            let (idx, gen) = record2(a.node(), a.generation(), da, b.node(), b.generation(), db);
-            Var::recorded(value, idx, gen)
-        }
+        (false, false) => Var::recorded(value, record2(a.key, da, b.key, db)),
     }
 }
 
@@ -358,20 +377,10 @@ pub fn nary_op(value: f64, operands: &[Var], partials: &[f64]) -> Var {
 /// # fazang::clear_tape();
 /// ```
 pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) -> Var {
-    let operands = operands.into_iter();
-    with_tape(|t| {
-        let start = t.begin_node();
-        t.reserve_operands(operands.size_hint().0);
-        for (v, p) in operands {
-            if !v.is_constant() {
-                t.check(v.generation());
-                t.push_operand(v.node(), p);
-            }
-        }
-        match t.end_node(start) {
-            Some(idx) => Var::recorded(value, idx, t.gen()),
-            None => Var::constant(value),
-        }
+    let operands = operands.into_iter().filter(|(v, _)| !v.is_constant());
+    with_tape(|t| match t.push_node(operands.map(|(v, p)| (v.key, p))) {
+        Some(i) => Var::recorded(value, t.key(i)),
+        None => Var::constant(value),
     })
 }
 
@@ -381,9 +390,8 @@ pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
     debug_assert_eq!(x.len(), out.len());
     with_tape(|t| {
         let first = t.push_independents(x.len());
-        let gen = t.gen();
         for ((o, &v), i) in out.iter_mut().zip(x).zip(first..) {
-            *o = Var::recorded(v, i, gen);
+            *o = Var::recorded(v, t.key(i));
         }
     })
 }
@@ -394,25 +402,27 @@ pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
 pub(crate) fn jacobian_into(ys: &[Var], xs: &[Var], rows: &mut [Vec<f64>]) {
     debug_assert_eq!(ys.len(), rows.len());
     with_tape(|t| {
-        for v in ys.iter().chain(xs).filter(|v| !v.is_constant()) {
-            t.check(v.generation());
+        let node = |t: &super::tape::Tape, v: &Var| (!v.is_constant()).then(|| t.lookup(v.key));
+        // Every variable is checked before anything is swept.
+        for v in ys.iter().chain(xs) {
+            node(t, v);
         }
         let mut seeds = [None; LANES];
         for (ys, rows) in ys.chunks(LANES).zip(rows.chunks_mut(LANES)) {
             for (s, y) in seeds.iter_mut().zip(ys) {
-                *s = y.index();
+                *s = node(t, y);
             }
             if t.sweep_lanes(&seeds[..ys.len()]) {
                 for (l, row) in rows.iter_mut().enumerate() {
                     for (r, x) in row.iter_mut().zip(xs) {
-                        *r = x.index().map_or(0.0, |i| t.lane_adj(i, l));
+                        *r = node(t, x).map_or(0.0, |i| t.lane_adj(i, l));
                     }
                 }
             } else {
                 for (row, y) in rows.iter_mut().zip(ys) {
-                    t.grad_in_scope(y.index());
+                    t.grad_in_scope(node(t, y));
                     for (r, x) in row.iter_mut().zip(xs) {
-                        *r = x.index().map_or(0.0, |i| t.adj(i));
+                        *r = node(t, x).map_or(0.0, |i| t.adj(i));
                     }
                 }
             }
@@ -428,15 +438,14 @@ pub(crate) fn grad_in_scope_into(y: Var, xs: &[Var], g: &mut [f64]) {
         if y.is_constant() {
             t.grad_in_scope(None);
         } else {
-            t.check(y.generation());
-            t.grad_in_scope(Some(y.node()));
+            let i = t.lookup(y.key);
+            t.grad_in_scope(Some(i));
         }
         for (gi, x) in g.iter_mut().zip(xs) {
             *gi = if x.is_constant() {
                 0.0
             } else {
-                t.check(x.generation());
-                t.adj(x.node())
+                t.adj(t.lookup(x.key))
             };
         }
     })
@@ -473,16 +482,24 @@ pub fn vector_op(
         return values.iter().map(|&v| Var::constant(v)).collect();
     }
     with_tape(|t| {
-        for v in inputs.iter().filter(|v| !v.is_constant()) {
-            t.check(v.generation());
-        }
-        let gen = t.gen();
+        // Every input is looked up (and checked) before anything is recorded.
+        let in_idx: Vec<u32> = inputs
+            .iter()
+            .map(|v| {
+                if v.is_constant() {
+                    NO_NODE
+                } else {
+                    t.lookup(v.key)
+                }
+            })
+            .collect();
+        let first = t.push_independents(values.len());
         let outs: Vec<Var> = values
             .iter()
-            .map(|&v| Var::recorded(v, t.push_independent(), gen))
+            .zip(first..)
+            .map(|(&v, i)| Var::recorded(v, t.key(i)))
             .collect();
-        let out_idx: Vec<u32> = outs.iter().map(|o| o.node()).collect();
-        let in_idx: Vec<u32> = inputs.iter().map(|v| v.node()).collect();
+        let out_idx: Vec<u32> = (first..).take(values.len()).collect();
         t.push_callback(Box::new(move |adj: &mut Adjoints<'_>| {
             let ob: Vec<f64> = out_idx.iter().map(|&i| adj.get(i)).collect();
             if ob.iter().all(|&a| a == 0.0) {
@@ -491,7 +508,7 @@ pub fn vector_op(
             let mut ib = vec![0.0; in_idx.len()];
             vjp(&ob, &mut ib);
             for (&i, &g) in in_idx.iter().zip(&ib) {
-                if i != CONSTANT {
+                if i != NO_NODE {
                     adj.add(i, g);
                 }
             }

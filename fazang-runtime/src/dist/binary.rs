@@ -1,7 +1,9 @@
 //! Distributions of successes: Bernoulli (probability and logit) and binomial.
 
 use super::args::{Arg, Inner, IntArg};
-use super::check::{check_bounded, check_consistent_sizes, check_nonnegative, check_not_nan};
+use super::check::{
+    check_bounded, check_bounded_int, check_consistent_sizes, check_nonnegative, check_not_nan,
+};
 use super::kernel::{density, Vals};
 use super::special::{div0, lchoose, mul_log};
 use super::DomainError;
@@ -155,22 +157,21 @@ where
             ("Probability parameter", theta.vector_len()),
         ],
     )?;
-    check_bounded(F, "Successes variable", n, 0i64, trials)?;
+    // N first, so that N < 0 is reported as such rather than as n out of [0, N].
     check_nonnegative(F, "Population size parameter", trials)?;
+    check_bounded_int(F, "Successes variable", n, 0, trials)?;
     check_bounded(F, "Probability parameter", theta, 0.0, 1.0)?;
     let x = Vals::new((theta,));
     let t = x.hoist(0, |t| (t.ln(), (-t).ln_1p()));
     Ok(density(len, &x, |i, need| {
         let (k, m, th) = (n.int(i), trials.int(i), x.get(0, i));
         let (ln_t, ln_1m_t) = t.at(i);
-        let (kf, rest) = (k as f64, (m - k) as f64);
-        let (kf, rest): (Inner<(T,)>, Inner<(T,)>) = (kf.into(), rest.into());
+        let (kf, rest): (Inner<(T,)>, Inner<(T,)>) = ((k as f64).into(), ((m - k) as f64).into());
         let lp = if need.value {
             Inner::<(T,)>::from(lchoose(m, k)) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
         } else {
             Default::default()
         };
-        let d = div0(kf, th) - div0(rest, -th + 1.0);
-        (lp, [d])
+        (lp, [div0(kf, th) - div0(rest, -th + 1.0)])
     }))
 }

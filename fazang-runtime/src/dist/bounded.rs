@@ -5,9 +5,12 @@ use super::check::{
     check_bounded, check_finite, check_greater, check_not_nan, check_positive_finite, sizes3,
 };
 use super::kernel::{density, Vals};
-use super::special::{digamma, div0, lgamma, mul_log};
+use super::special::{
+    digamma_minus_ln, div0, lbeta, log1pmx, mul_log, stirling_remainder, HALF_LN_TWO_PI,
+};
 use super::DomainError;
 use crate::Real;
+use std::any::TypeId;
 
 /// Log of the beta density with shapes `alpha` and `beta`, summed over the elements:
 ///
@@ -18,6 +21,10 @@ use crate::Real;
 /// of `f64` or active scalars (see [`normal_lpdf`](super::normal_lpdf)). Partials:
 /// ∂/∂y = (α − 1)/y − (β − 1)/(1 − y), ∂/∂α = ln y + ψ(α + β) − ψ(α),
 /// ∂/∂β = ln(1 − y) + ψ(α + β) − ψ(β).
+///
+/// ln B(α, β), the value near the mode and the partials are computed in forms that keep
+/// their accuracy for large α and β (the plain sums cancel: the value at α = β = 1e12 would
+/// lose 5 digits).
 ///
 /// # Errors
 ///
@@ -55,40 +62,100 @@ where
     check_positive_finite(F, "First shape parameter", alpha)?;
     check_positive_finite(F, "Second shape parameter", beta)?;
     check_bounded(F, "Random variable", y, 0.0, 1.0)?;
+    // -ln B(α, β) and the ψ differences of the partials; for α, β ≥ 10 the value is
+    // computed in the form of [`beta_large`].
     let x = Vals::new((y, alpha, beta));
     let zero = || Default::default();
-    let (lg_a, dg_a) = (x.hoist(1, lgamma), x.hoist(1, digamma));
-    let (lg_b, dg_b) = (x.hoist(2, lgamma), x.hoist(2, digamma));
-    let lg_ab = x.hoist2(1, 2, |a, b| lgamma(a + b));
-    let dg_ab = x.hoist2(1, 2, |a, b| digamma(a + b));
+    let lb = x.hoist2(1, 2, lbeta);
+    let dg = x.hoist2(1, 2, |a, b| {
+        let e = digamma_minus_ln(a + b);
+        (e - digamma_minus_ln(a), e - digamma_minus_ln(b))
+    });
     Ok(density(n, &x, |i, need| {
         let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_y, ln_1m_y) = (yi.ln(), (-yi).ln_1p());
-        let lp = if need.value {
-            lg_ab.at(i) - lg_a.at(i) - lg_b.at(i)
-                + mul_log(ai - 1.0, ln_y)
-                + mul_log(bi - 1.0, ln_1m_y)
-        } else {
+        // u = y(α+β)/α - 1 and v = (1-y)(α+β)/β - 1 = -uα/β: ln y + ln((α+β)/α) =
+        // ln(1 + u) and ln(1-y) + ln((α+β)/β) = ln(1 + v), which the partials need
+        // without cancellation near the mode.
+        let delta = diff_of_products(yi, bi, -yi + 1.0, ai);
+        let (u, v) = (delta / ai, -delta / bi);
+        let lp = if !need.value {
             zero()
+        } else if ai >= 10.0 && bi >= 10.0 && u.val().abs() < 0.5 && v.val().abs() < 0.5 {
+            beta_large(ai, bi, u, v, ln_y, ln_1m_y)
+        } else {
+            -lb.at(i) + mul_log(ai - 1.0, ln_y) + mul_log(bi - 1.0, ln_1m_y)
         };
-        let dy = div0(ai - 1.0, yi) - div0(bi - 1.0, -yi + 1.0);
-        let d_ab = if need.d[1] || need.d[2] {
-            dg_ab.at(i)
+        // (α-1)/y - (β-1)/(1-y) = -(δ + 1 - 2y)/(y(1-y)): the two terms cancel near the
+        // mode, δ does not (to the rounding of 1 - y).
+        let dy = if ai >= 2.0 && bi >= 2.0 && yi > 0.0 && yi < 1.0 {
+            -(delta + (-(yi * 2.0) + 1.0)) / (yi * (-yi + 1.0))
         } else {
-            zero()
+            div0(ai - 1.0, yi) - div0(bi - 1.0, -yi + 1.0)
+        };
+        let (e_a, e_b) = if need.d[1] || need.d[2] {
+            dg.at(i)
+        } else {
+            (zero(), zero())
         };
         let da = if need.d[1] {
-            ln_y + d_ab - dg_a.at(i)
+            ln_sum(u, ln_y, (bi / ai).ln_1p()) + e_a
         } else {
             zero()
         };
         let db = if need.d[2] {
-            ln_1m_y + d_ab - dg_b.at(i)
+            ln_sum(v, ln_1m_y, (ai / bi).ln_1p()) + e_b
         } else {
             zero()
         };
         (lp, [dy, da, db])
     }))
+}
+
+/// a·b - c·d with the rounding errors of both products added back (computed with
+/// `mul_add`): exact to one rounding unless the products cancel beyond the 2⁻¹⁰⁶ of the
+/// error terms.
+#[inline]
+fn diff_of_products<T: Real>(a: T, b: T, c: T, d: T) -> T {
+    let p = a * b;
+    let q = c * d;
+    if TypeId::of::<T>() != TypeId::of::<f64>() {
+        // The error terms are a rounding correction of f64's products only.
+        return p - q;
+    }
+    let ep = a.mul_add(b, -p);
+    let eq = c.mul_add(d, -q);
+    (p - q) + (ep - eq)
+}
+
+/// ln(1 + u) = `ln_p + ln_q` (two logarithms that cancel near u = 0): from u where it is
+/// small, from the two logarithms where they do not cancel.
+#[inline]
+fn ln_sum<T: Real>(u: T, ln_p: T, ln_q: T) -> T {
+    if u.val().abs() < 0.5 {
+        u.ln_1p()
+    } else {
+        ln_p + ln_q
+    }
+}
+
+/// The beta log density for α, β ≥ 10 near its mode (|u|, |v| < ½, with u, v as in
+/// [`beta_lpdf`]). With Stirling's formula for ln B(α, β) the terms of size α and β
+/// cancel exactly, and what is left is, with R the Stirling remainder,
+///
+/// ```text
+/// α (ln(1+u) - u) + β (ln(1+v) - v) - ½ ln(1+u) - ½ ln y - ln(1-y) + ½ ln β - ½ ln 2π
+///     - R(α) - R(β) + R(α+β)
+/// ```
+///
+/// all of moderate size (the plain sum loses log₂ α bits: 1e-5 relative at
+/// α = β = 1e12).
+fn beta_large<T: Real>(a: T, b: T, u: T, v: T, ln_y: T, ln_1m_y: T) -> T {
+    a * log1pmx(u) + b * log1pmx(v) - u.ln_1p() * 0.5 - ln_y * 0.5 - ln_1m_y + b.ln() * 0.5
+        - HALF_LN_TWO_PI
+        - stirling_remainder(a)
+        - stirling_remainder(b)
+        + stirling_remainder(a + b)
 }
 
 /// Log of the uniform density on [`alpha`, `beta`], summed over the elements:

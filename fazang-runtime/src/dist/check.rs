@@ -19,7 +19,7 @@
 //! # let _ = y;
 //! ```
 
-use super::args::Elements;
+use super::args::{Elements, IntArg};
 use super::error::{Constraint, DomainError};
 use std::cmp::Ordering;
 
@@ -122,6 +122,38 @@ pub fn check_bounded<E: Elements, L: Elements, H: Elements>(
             return Err(
                 element_error(function, name, y, i, v, c).integers(E::INTEGER, integer_bounds)
             );
+        }
+    }
+    Ok(())
+}
+
+/// [`check_bounded`] for counts: every `y[i]` is in `[low, high[i]]`, compared as
+/// integers, so exactly also beyond 2⁵³ (where `f64` would round):
+/// `"... is 11, but must be in the interval [0, 10]"`.
+///
+/// ```
+/// use fazang::dist::check::check_bounded_int;
+/// let big: i64 = 1 << 60;
+/// assert!(check_bounded_int("f", "n", big, 0, big).is_ok());
+/// // n = N + 1 is out of range although both round to the same f64.
+/// assert!(check_bounded_int("f", "n", big + 1, 0, big).is_err());
+/// ```
+pub fn check_bounded_int<E: IntArg, H: IntArg>(
+    function: &'static str,
+    name: &'static str,
+    y: E,
+    low: i64,
+    high: H,
+) -> Result<(), DomainError> {
+    let n = y.len().max(high.len());
+    for i in 0..n {
+        let (v, hi) = (y.int(i), high.int(i));
+        if !(low <= v && v <= hi) {
+            let c = Constraint::Bounded {
+                low: low as f64,
+                high: hi as f64,
+            };
+            return Err(element_error(function, name, y, i, y.value(i), c).integers(true, true));
         }
     }
     Ok(())

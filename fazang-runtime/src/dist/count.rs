@@ -170,10 +170,7 @@ where
         let kf: Inner<(M, P)> = (k as f64).into();
         let ln1p_m_p = (m / p).ln_1p();
         let lp = if need.value {
-            lgamma_ratio(p, k as f64)
-                - ln_factorial(k)
-                - mul_log(kf, (p / m).ln_1p())
-                - p * ln1p_m_p
+            lgamma_ratio(p, kf) - ln_factorial(k) - mul_log(kf, (p / m).ln_1p()) - p * ln1p_m_p
         } else {
             Default::default()
         };

@@ -7,7 +7,10 @@ use super::check::{
     location_scale_sizes,
 };
 use super::kernel::{density, Vals};
-use super::special::{digamma, lgamma, LN_PI};
+use super::normal::any_infinite;
+use super::special::{
+    half_shift_digamma_excess, lgamma, log1pmx, stirling_remainder, HALF_LN_TWO_PI, LN_PI,
+};
 use super::DomainError;
 use crate::Real;
 use std::f64::consts::LN_2;
@@ -18,7 +21,8 @@ use std::f64::consts::LN_2;
 ///
 /// `y` not NaN, location `mu` finite, scale `sigma` > 0 and finite; arguments as for
 /// [`normal_lpdf`](super::normal_lpdf). Partials, with z = (y − μ)/σ:
-/// ∂/∂y = −2z/(σ(1 + z²)), ∂/∂μ = −∂/∂y, ∂/∂σ = (z² − 1)/(σ(1 + z²)).
+/// ∂/∂y = −2z/(σ(1 + z²)), ∂/∂μ = −∂/∂y, ∂/∂σ = (z² − 1)/(σ(1 + z²)), computed in 1/z
+/// for |z| > 1 so that no z² overflows. An infinite `y` gives the constant −∞.
 ///
 /// # Errors
 ///
@@ -46,16 +50,45 @@ where
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
+    if any_infinite(y) {
+        return Ok(f64::NEG_INFINITY.into());
+    }
     let x = Vals::new((y, mu, sigma));
     let s = x.hoist(2, |s| (s.recip(), s.ln()));
     Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let z = (x.get(0, i) - x.get(1, i)) * inv_s;
-        let z2 = z * z;
-        let w = inv_s / (z2 + 1.0);
-        let dy = z * -2.0 * w;
-        (-ln_s - LN_PI - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w])
+        let d = x.get(0, i) - x.get(1, i);
+        let z = d * inv_s;
+        if z.val().abs() <= 1.0 {
+            let z2 = z * z;
+            let w = inv_s / (z2 + 1.0);
+            let dy = z * -2.0 * w;
+            return (-ln_s - LN_PI - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w]);
+        }
+        // In t = 1/z (z² would overflow from |z| ≈ 1e154): ln(1 + z²) = 2 ln|z| +
+        // ln(1 + t²), ∂/∂y = -2t/(σ(1 + t²)), ∂/∂σ = (1 - t²)/(σ(1 + t²)).
+        let (t, ln_z) = recip_and_ln(d, x.get(2, i), ln_s);
+        let t2 = t * t;
+        let w = inv_s / (t2 + 1.0);
+        let dy = t * -2.0 * w;
+        (
+            -ln_s - LN_PI - ln_z * 2.0 - t2.ln_1p(),
+            [dy, -dy, (-t2 + 1.0) * w],
+        )
     }))
+}
+
+/// For z = d/σ with |z| > 1: (1/z, ln|z|), computed from d and σ so that neither
+/// overflows when z does.
+#[inline]
+fn recip_and_ln<T: Real>(d: T, s: T, ln_s: T) -> (T, T) {
+    let t = s / d;
+    let ln_z = if t.val().is_normal() {
+        -t.abs().ln()
+    } else {
+        d.abs().ln() - ln_s
+    };
+    (t, ln_z)
 }
 
 /// Log of Student's t density with `nu` degrees of freedom, summed over the elements:
@@ -68,6 +101,10 @@ where
 /// mu, sigma`). Partials, with r = z²/ν and z = (y − μ)/σ:
 /// ∂/∂y = −(ν+1) z/(σν(1 + r)), ∂/∂μ = −∂/∂y, ∂/∂σ = ((ν+1) r/(1+r) − 1)/σ,
 /// ∂/∂ν = ½ [ψ((ν+1)/2) − ψ(ν/2) − ln(1 + r) + ((ν+1) r/(1+r) − 1)/ν].
+///
+/// The normalising constant and ∂/∂ν are computed in forms that keep their relative
+/// accuracy for any ν (the plain differences of ln Γ and ψ lose all digits by ν ≈ 1e15),
+/// and large |z| in 1/z. An infinite `y` gives the constant −∞.
 ///
 /// # Errors
 ///
@@ -107,34 +144,78 @@ where
     check_positive_finite(F, "Degrees of freedom parameter", nu)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    // The normalising constant of ν and the digamma difference of ∂/∂ν.
+    if any_infinite(y) {
+        return Ok(Ret::<(Y, N, M, Sg)>::from(f64::NEG_INFINITY));
+    }
+    // The normalising constant of ν and the digamma term of ∂/∂ν.
     let x = Vals::new((y, nu, mu, sigma));
     let zero = || Default::default();
-    let c = x.hoist(1, |v| {
-        lgamma((v + 1.0) * 0.5) - lgamma(v * 0.5) - (v.ln() + LN_PI) * 0.5
-    });
-    let dg = x.hoist(1, |v| digamma((v + 1.0) * 0.5) - digamma(v * 0.5));
+    let c = x.hoist(1, student_t_constant);
+    let dg = x.hoist(1, |v| half_shift_digamma_excess(v * 0.5));
     let s = x.hoist(3, |s| (s.recip(), s.ln()));
     Ok(density(n, &x, |i, need| {
         let (inv_s, ln_s) = s.at(i);
         let v = x.get(1, i);
-        let z = (x.get(0, i) - x.get(2, i)) * inv_s;
-        let r = z * z / v;
-        let ln1p_r = r.ln_1p();
+        let d = x.get(0, i) - x.get(2, i);
+        let z = d * inv_s;
+        // r = z²/ν, with ln(1 + r), r/(1 + r), z/(1 + r) and
+        // g = ln(1 + r) - r/(1 + r) (= r²/2 + O(r³)), each without overflow or
+        // cancellation: in t = 1/z when |z| > 1.
+        let (ln1p_r, r_1pr, z_1pr, g) = if z.val().abs() <= 1.0 {
+            let r = z * z / v;
+            let l = r.ln_1p();
+            let g = if r < 1.0 {
+                log1pmx(r) + r * r / (r + 1.0)
+            } else {
+                l - r / (r + 1.0)
+            };
+            (l, r / (r + 1.0), z / (r + 1.0), g)
+        } else {
+            let (t, ln_z) = recip_and_ln(d, x.get(3, i), ln_s);
+            // 1/r = ν t², finite; r may not be.
+            let inv_r = v * t * t;
+            let l = if inv_r < 1.0 {
+                ln_z * 2.0 - v.ln() + inv_r.ln_1p()
+            } else {
+                inv_r.recip().ln_1p()
+            };
+            let r_1pr = (inv_r + 1.0).recip();
+            let g = if inv_r > 1.0 {
+                let r = inv_r.recip();
+                log1pmx(r) + r * r_1pr
+            } else {
+                l - r_1pr
+            };
+            (l, r_1pr, v * t / (inv_r + 1.0), g)
+        };
         let lp = if need.value {
             c.at(i) - ln_s - (v + 1.0) * 0.5 * ln1p_r
         } else {
             zero()
         };
-        let dy = -(v + 1.0) * z * inv_s / (v * (r + 1.0));
-        let rep = (v + 1.0) * r / (r + 1.0) - 1.0;
+        let dy = -(v + 1.0) * z_1pr * inv_s / v;
+        let rep = (v + 1.0) * r_1pr - 1.0;
         let dnu = if need.d[1] {
-            (dg.at(i) - ln1p_r + rep / v) * 0.5
+            (dg.at(i) + r_1pr / v - g) * 0.5
         } else {
             zero()
         };
         (lp, [dy, dnu, -dy, rep * inv_s])
     }))
+}
+
+/// ln Γ((ν+1)/2) - ln Γ(ν/2) - ½ ln(νπ), which tends to -½ ln 2π: for ν/2 = x ≥ 10 as
+/// x (ln(1 + h) - h) + R(x + ½) - R(x) - ½ ln 2π with h = 1/(2x) and R the Stirling
+/// remainder (the plain difference loses all digits by ν ≈ 1e15).
+fn student_t_constant<T: Real>(v: T) -> T {
+    let x = v * 0.5;
+    if x < 10.0 {
+        lgamma(x + 0.5) - lgamma(x) - (v.ln() + LN_PI) * 0.5
+    } else {
+        x * log1pmx(T::from(0.5) / x) + stirling_remainder(x + 0.5)
+            - stirling_remainder(x)
+            - HALF_LN_TWO_PI
+    }
 }
 
 /// Log of the logistic density, summed over the elements:

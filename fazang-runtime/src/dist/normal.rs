@@ -17,7 +17,8 @@ use crate::Real;
 /// scalar or a sequence (`&[_]`, `&Vec<_>`, `&[_; N]`) of `f64` or active scalars;
 /// sequences must have the same length, scalars broadcast, and the result is active if
 /// any argument is. One node is recorded, with partials
-/// ∂/∂y = −z/σ, ∂/∂μ = z/σ, ∂/∂σ = (z² − 1)/σ where z = (y − μ)/σ.
+/// ∂/∂y = −z/σ, ∂/∂μ = z/σ, ∂/∂σ = (z² − 1)/σ where z = (y − μ)/σ. An infinite `y` or
+/// `sigma` (where the density is 0) gives the constant −∞.
 ///
 /// # Errors
 ///
@@ -60,6 +61,11 @@ where
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive(F, "Scale parameter", sigma)?;
+    // An infinite y, or an infinite σ (the density is 0 everywhere as σ → ∞): the
+    // constant -∞ (the formulas would give ∞ - ∞ or ∞ · 0 = NaN).
+    if any_infinite(y) || any_infinite(sigma) {
+        return Ok(Ret::<(Y, M, Sg)>::from(f64::NEG_INFINITY));
+    }
     let x = Vals::new((y, mu, sigma));
     if !M::VECTOR && !Sg::VECTOR {
         return Ok(normal_scalar_parameters(n, &x));
@@ -108,7 +114,8 @@ fn normal_scalar_parameters<O: Args>(n: usize, x: &Vals<O>) -> O::Ret {
 /// [`normal_lpdf`]. Partials, with z = (ln y − μ)/σ: ∂/∂y = −(1 + z/σ)/y, ∂/∂μ = z/σ,
 /// ∂/∂σ = (z² − 1)/σ.
 ///
-/// Stan returns −∞ for y = 0; here, as in Fazang, y must be strictly positive.
+/// Stan returns −∞ for y = 0; here, as in Fazang, y must be strictly positive. y = +∞
+/// gives the constant −∞.
 ///
 /// # Errors
 ///
@@ -141,6 +148,9 @@ where
     check_positive(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
+    if any_infinite(y) {
+        return Ok(Ret::<(Y, M, Sg)>::from(f64::NEG_INFINITY));
+    }
     let x = Vals::new((y, mu, sigma));
     let s = x.hoist(2, |s| (s.recip(), s.ln()));
     Ok(density(n, &x, |i, _| {
@@ -152,4 +162,9 @@ where
         let lp = -ln_s - HALF_LN_TWO_PI - ln_y - z * 0.5 * z;
         (lp, [-(z_s + 1.0) / yi, z_s, (z * z - 1.0) * inv_s])
     }))
+}
+
+/// Whether some element of `x` is ±∞.
+pub(crate) fn any_infinite(x: impl Arg) -> bool {
+    (0..x.len()).any(|i| x.value(i).is_infinite())
 }

@@ -6,6 +6,7 @@ use super::check::{
     check_consistent_sizes, check_finite, check_nonnegative, check_positive_finite, sizes3,
 };
 use super::kernel::{density, Vals};
+use super::normal::any_infinite;
 use super::special::{digamma, div0, lgamma, mul_log};
 use super::DomainError;
 use crate::Real;
@@ -244,7 +245,7 @@ where
 /// ln ChiSquare(y | ν) = Σᵢ [ −(ν/2) ln 2 − ln Γ(ν/2) + (ν/2 − 1) ln y − y/2 ]
 ///
 /// `y` ≥ 0, `nu` > 0 and finite; arguments as for [`exponential_lpdf`]. Partials:
-/// ∂/∂y = (ν/2 − 1)/y − ½, ∂/∂ν = ½ (ln y − ψ(ν/2) − ln 2).
+/// ∂/∂y = (ν/2 − 1)/y − ½, ∂/∂ν = ½ (ln y − ψ(ν/2) − ln 2). y = +∞ gives the constant −∞.
 ///
 /// # Errors
 ///
@@ -275,6 +276,10 @@ where
     )?;
     check_nonnegative(F, "Random variable", y)?;
     check_positive_finite(F, "Degrees of freedom parameter", nu)?;
+    // y = +∞: the density is 0 (the formula would give ∞ - ∞).
+    if any_infinite(y) {
+        return Ok(Ret::<(Y, N)>::from(f64::NEG_INFINITY));
+    }
     let x = Vals::new((y, nu));
     let zero = || Default::default();
     let c = x.hoist(1, |v| v * -0.5 * LN_2 - lgamma(v * 0.5));

@@ -1,4 +1,6 @@
-//! Numerical helpers of the densities, on `f64`.
+//! Numerical helpers of the densities, generic over the scalar the kernels compute on
+//! (`f64` for the tape, the inner scalar of a dual number, a series): the same operations
+//! on `f64`, with branches chosen by value, so that their derivatives can be taken again.
 
 use crate::Real;
 
@@ -40,9 +42,94 @@ pub(crate) fn div0<T: Real>(a: T, x: T) -> T {
     }
 }
 
+/// ln(1 + x) - x, accurate also where the difference is much smaller than x (|x| small,
+/// where it is about -x²/2): for -0.5 ≤ x ≤ 1 from ln(1 + x) = 2 atanh(s), s = x/(2 + x),
+/// as -s·x + 2(s³/3 + s⁵/5 + ...) (|s| ≤ 1/3, no cancellation); directly elsewhere.
+pub(crate) fn log1pmx<T: Real>(x: T) -> T {
+    if !(-0.5..=1.0).contains(&x.val()) {
+        return x.ln_1p() - x;
+    }
+    let s = x / (x + 2.0);
+    let s2 = s * s;
+    // 2 Σ_{k≥1} s^(2k+1)/(2k+1): s² ≤ 1/9, 17 terms reach 1e-17 relative.
+    let mut term = s * s2;
+    let mut sum = T::from(0.0);
+    let mut k = 3.0;
+    while k < 40.0 {
+        sum += term / k;
+        term *= s2;
+        k += 2.0;
+    }
+    sum * 2.0 - s * x
+}
+
+/// ψ(x) - ln x for x > 0: the asymptotic series in 1/x for x ≥ 10 (so that the result,
+/// about -1/(2x), keeps its relative accuracy however large x is), the difference below.
+pub(crate) fn digamma_minus_ln<T: Real>(x: T) -> T {
+    if x < 10.0 {
+        return digamma(x) - x.ln();
+    }
+    let r = x.recip();
+    let f = r * r;
+    // Bernoulli-number coefficients B_2k / (2k), as in `digamma`.
+    r * -0.5
+        + f * ((f
+            * ((f
+                * ((f
+                    * ((f * ((f * ((f * (-1.0 / 12.0)) + 691.0 / 32760.0)) + -1.0 / 132.0))
+                        + 1.0 / 240.0))
+                    + -1.0 / 252.0))
+                + 1.0 / 120.0))
+            + -1.0 / 12.0)
+}
+
+/// ψ(x + ½) - ψ(x) - 1/(2x) for x > 0 (about 1/(8x²) for large x; the ν-partial of
+/// Student's t). For x ≥ 20 its asymptotic series Σ (2 - 2^(1-2k)) B₂ₖ/(2k x^(2k)); below,
+/// the recurrence E(x) = E(x + 1) + ¼ / (x (x + ½)(x + 1)), whose terms are all positive.
+pub(crate) fn half_shift_digamma_excess<T: Real>(x: T) -> T {
+    let mut x = x;
+    let mut acc = T::from(0.0);
+    while x < 20.0 {
+        acc += (x * (x + 0.5) * (x + 1.0)).recip() * 0.25;
+        x += 1.0;
+    }
+    let f = (x * x).recip();
+    // (2 - 2^(1-2k)) B_2k / (2k), k = 1..8.
+    let c = [
+        1.0 / 8.0,
+        -1.0 / 64.0,
+        1.0 / 128.0,
+        -17.0 / 2048.0,
+        31.0 / 2048.0,
+        -691.0 / 16384.0,
+        5461.0 / 32768.0,
+        -929569.0 / 1048576.0,
+    ];
+    let series = c.iter().rev().fold(T::from(0.0), |acc, &ck| acc * f + ck) * f;
+    acc + series
+}
+
+/// ln B(a, b) = ln Γ(a) + ln Γ(b) - ln Γ(a + b) for a, b > 0, without the cancellation
+/// of the plain sum when an argument is large: Stirling's formula in difference form
+/// when both are ≥ 10, [`lgamma_ratio`] when one is, the plain sum otherwise.
+pub(crate) fn lbeta<T: Real>(a: T, b: T) -> T {
+    let (x, y) = if a <= b { (a, b) } else { (b, a) };
+    if y < 10.0 {
+        lgamma(x) + lgamma(y) - lgamma(x + y)
+    } else if x < 10.0 {
+        lgamma(x) - lgamma_ratio(y, x)
+    } else {
+        -(x - 0.5) * (y / x).ln_1p() - y * (x / y).ln_1p() - y.ln() * 0.5
+            + HALF_LN_TWO_PI
+            + stirling_remainder(x)
+            + stirling_remainder(y)
+            - stirling_remainder(x + y)
+    }
+}
+
 /// The Stirling series remainder ln Γ(z) - ((z - ½) ln z - z + ½ ln 2π), for z ≥ 10
 /// (seven terms: error below 1e-17 there).
-fn stirling_remainder<T: Real>(z: T) -> T {
+pub(crate) fn stirling_remainder<T: Real>(z: T) -> T {
     let r = z.recip();
     let r2 = r * r;
     r * ((r2
@@ -57,7 +144,7 @@ fn stirling_remainder<T: Real>(z: T) -> T {
 
 /// ln Γ(x + k) - ln Γ(x) for x > 0, k ≥ 0, without the cancellation of the plain
 /// difference when x is large (Stirling's formula in a difference form).
-pub(crate) fn lgamma_ratio<T: Real>(x: T, k: f64) -> T {
+pub(crate) fn lgamma_ratio<T: Real>(x: T, k: T) -> T {
     if k == 0.0 {
         return T::from(0.0);
     }
@@ -65,8 +152,7 @@ pub(crate) fn lgamma_ratio<T: Real>(x: T, k: f64) -> T {
         return lgamma(x + k) - lgamma(x);
     }
     let z = x + k;
-    (x - 0.5) * (T::from(k) / x).ln_1p() + z.ln() * k - k + stirling_remainder(z)
-        - stirling_remainder(x)
+    (x - 0.5) * (k / x).ln_1p() + k * z.ln() - k + stirling_remainder(z) - stirling_remainder(x)
 }
 
 /// ln C(n, k), the log binomial coefficient, for integers 0 ≤ k ≤ n, accurate for large n:
@@ -81,14 +167,7 @@ pub(crate) fn lchoose(n: i64, k: i64) -> f64 {
         return lgamma_ratio((n - k + 1) as f64, k as f64) - lgamma(k as f64 + 1.0);
     }
     let (a, b) = ((k + 1) as f64, (n - k + 1) as f64);
-    // ln B(a, b) for 10 ≤ a ≤ b: the Stirling terms of ln Γ(a) + ln Γ(b) − ln Γ(a + b),
-    // regrouped so that no large terms cancel.
-    let ln_beta = -(a - 0.5) * (b / a).ln_1p() - b * (a / b).ln_1p() - 0.5 * b.ln()
-        + HALF_LN_TWO_PI
-        + stirling_remainder(a)
-        + stirling_remainder(b)
-        - stirling_remainder(a + b);
-    -ln_beta - (n as f64 + 1.0).ln()
+    -lbeta(a, b) - (n as f64 + 1.0).ln()
 }
 
 /// ψ(x + k) - ψ(x) for an integer k ≥ 0: the finite sum Σ 1/(x + j) for small k (exact

@@ -17,6 +17,7 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
+use crate::core::pool::Pool;
 use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
 use crate::real::Partials;
 use crate::Real;
@@ -38,24 +39,24 @@ macro_rules! with_unary_table {
             atan [x]: |x, v| x.atan(), x.mul_add(x, 1.0).recip();
             sinh [x]: |x, v| x.sinh(), x.cosh();
             cosh [x]: |x, v| x.cosh(), x.sinh();
-            tanh [v]: |x, v| x.tanh(), (-v + 1.0) * (v + 1.0);
+            tanh [v]: |x, v| x.tanh(), precise::sech2(x, v);
             asinh [x]: |x, v| x.asinh(), x.hypot(1.0).recip();
-            acosh [x]: |x, v| x.acosh(), ((x - 1.0) * (x + 1.0)).sqrt().recip();
+            acosh [x]: |x, v| x.acosh(), ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip();
             atanh [x]: |x, v| x.atanh(), ((-x + 1.0) * (x + 1.0)).recip();
             exp [v]: |x, v| x.exp(), v;
             exp2 [v]: |x, v| x.exp2(), v * LN_2;
-            exp_m1 [v]: |x, v| x.exp_m1(), v + 1.0;
+            exp_m1 [x]: |x, v| x.exp_m1(), x.exp();
             ln [x]: |x, v| x.ln(), x.recip();
-            log10 [x]: |x, v| x.log10(), (x * LN_10).recip();
-            log2 [x]: |x, v| x.log2(), (x * LN_2).recip();
+            log10 [x]: |x, v| x.log10(), precise::inv_scaled(x, LN_10);
+            log2 [x]: |x, v| x.log2(), precise::inv_scaled(x, LN_2);
             ln_1p [x]: |x, v| x.ln_1p(), (x + 1.0).recip();
             sqrt [v]: |x, v| x.sqrt(), v.recip() * 0.5;
             cbrt [v]: |x, v| x.cbrt(), (v * 3.0 * v).recip();
             abs [x]: |x, v| x.abs(), T::from(special::sign_or_zero(x.val()));
             recip [v]: |x, v| x.recip(), -v * v;
             fract [x]: |x, v| x.fract(), T::from(1.0);
-            erf [x]: |x, v| libm::erf(x), (-x * x).exp() * FRAC_2_SQRT_PI;
-            erfc [x]: |x, v| libm::erfc(x), (-x * x).exp() * -FRAC_2_SQRT_PI;
+            erf [x]: |x, v| libm::erf(x), precise::exp_neg_square(x) * FRAC_2_SQRT_PI;
+            erfc [x]: |x, v| libm::erfc(x), precise::exp_neg_square(x) * -FRAC_2_SQRT_PI;
             log_gamma [x]: |x, v| libm::lgamma(x), x.digamma();
             digamma [x]: |x, v| special::digamma(x), x.__polygamma(1);
             square [x]: |x, v| x * x, x * 2.0;
@@ -63,7 +64,7 @@ macro_rules! with_unary_table {
             inv_square [v]: |x, v| 1.0 / (x * x), v * -2.0 / x;
             inv_sqrt [v]: |x, v| 1.0 / x.sqrt(), v * -0.5 / x;
             logit [x]: |x, v| x.ln() - (-x).ln_1p(), (x * (-x + 1.0)).recip();
-            inv_logit [v]: |x, v| special::inv_logit(x), v * (-v + 1.0);
+            inv_logit [x]: |x, v| special::inv_logit(x), precise::logistic_density(x);
             log1p_exp [x]: |x, v| special::log1p_exp(x), x.inv_logit();
             to_degrees [x]: |x, v| x.to_degrees(), T::from(1f64.to_degrees());
             to_radians [x]: |x, v| x.to_radians(), T::from(1f64.to_radians());
@@ -104,6 +105,53 @@ macro_rules! define_unary {
 }
 with_unary_table!(define_unary);
 
+/// The careful `f64` formulas of some derivatives (see `special`), written for any scalar:
+/// the same operations on `f64`, and their exact counterparts on the other scalars (whose
+/// derivatives are taken again), with branches chosen by value.
+pub(crate) mod precise {
+    use crate::Real;
+    use std::any::TypeId;
+
+    /// 1 - tanh² x given v = tanh x: (1 - v)(1 + v) near 0, 1/cosh² x further out.
+    #[inline]
+    pub(crate) fn sech2<T: Real>(x: T, v: T) -> T {
+        if x.val().abs() < 0.625 {
+            (-v + 1.0) * (v + 1.0)
+        } else {
+            let s = x.cosh().recip();
+            s * s
+        }
+    }
+
+    /// 1/(x·c) without overflowing x·c.
+    #[inline]
+    pub(crate) fn inv_scaled<T: Real>(x: T, c: f64) -> T {
+        if x.val().abs() > 1.0 {
+            x.recip() / c
+        } else {
+            (x * c).recip()
+        }
+    }
+
+    /// e^(-x²): with the exact split of x² on `f64`.
+    #[inline]
+    pub(crate) fn exp_neg_square<T: Real>(x: T) -> T {
+        if TypeId::of::<T>() == TypeId::of::<f64>() {
+            T::from(super::special::exp_neg_square(x.val()))
+        } else {
+            (-x * x).exp()
+        }
+    }
+
+    /// σ(x)(1 - σ(x)) = e^(-|x|)/(1 + e^(-|x|))², accurate in both tails.
+    #[inline]
+    pub(crate) fn logistic_density<T: Real>(x: T) -> T {
+        let e = (-x.abs()).exp();
+        let d = e + 1.0;
+        e / d / d
+    }
+}
+
 macro_rules! f64_methods {
     ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         #[inline]
@@ -132,15 +180,23 @@ macro_rules! var_methods {
 pub mod deriv2 {
     use crate::Real;
 
-    /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin.
+    /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin; r = hypot(x, y), divided
+    /// twice so that neither r² nor the quotients overflow or underflow needlessly.
     #[inline]
     pub fn atan2<T: Real>(y: T, x: T) -> (T, T) {
-        let r2 = x * x + y * y;
-        if r2 == 0.0 {
+        let r = x.hypot(y);
+        if r == 0.0 {
             (T::from(0.0), T::from(0.0))
         } else {
-            (x / r2, -y / r2)
+            (x / r / r, -y / r / r)
         }
+    }
+
+    /// `a / b = q`: (1/b, -q/b), with the quotient already computed (never 0·∞: a NaN
+    /// partial only where the value is NaN).
+    #[inline]
+    pub fn div(b: f64, q: f64) -> (f64, f64) {
+        (1.0 / b, -q / b)
     }
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
@@ -261,6 +317,14 @@ impl Real for f64 {
         std::borrow::Cow::Borrowed(x)
     }
     #[inline]
+    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
+    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [f64; N]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
     fn __into_vals(x: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
         (x, Vec::new())
     }
@@ -357,8 +421,12 @@ impl Real for f64 {
 
 thread_local! {
     /// Reusable operand buffers for `from_partials`, one per nesting level in use.
-    static PARTIALS: std::cell::RefCell<Vec<Vec<(Var, f64)>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static PARTIALS: Pool<(Var, f64)> = const { Pool::new() };
+}
+
+/// Free the buffers of [`PARTIALS`].
+pub(crate) fn release_buffers() {
+    let _ = PARTIALS.try_with(Pool::release);
 }
 
 impl Real for Var {
@@ -369,12 +437,13 @@ impl Real for Var {
         Var::val(self)
     }
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        let ops = PARTIALS.with(|b| b.borrow_mut().pop()).unwrap_or_default();
-        let mut p = Partials { ops };
-        p.ops.clear();
+        let mut p = Partials {
+            ops: PARTIALS.with(Pool::take),
+        };
         partials(&mut p);
         let out = nary_op_iter(value, p.ops.iter().copied());
-        PARTIALS.with(|b| b.borrow_mut().push(p.ops));
+        let used = p.ops.len();
+        PARTIALS.with(|b| b.give(p.ops, used));
         out
     }
     #[inline(always)]

@@ -7,6 +7,13 @@ pub mod special;
 
 use crate::Real;
 
+/// Free the reusable operand buffers of `from_partials` and `Sum` on this thread (part of
+/// [`release_tape_memory`](crate::release_tape_memory)).
+pub(crate) fn release_buffers() {
+    elementary::release_buffers();
+    slice::release_buffers();
+}
+
 macro_rules! free_fns {
     ($($name:ident: $doc:literal;)*) => {$(
         #[doc = $doc]

@@ -3,6 +3,7 @@
 //! On `Var` each result is one recorded node with analytic partials (one operand per
 //! active element), not a chain of elementary operations.
 
+use crate::core::pool::Pool;
 use crate::core::var::{nary_op_iter, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
@@ -181,11 +182,20 @@ impl SliceOps for Var {
         nary_op_iter(v, x.iter().map(|&x| (x, 1.0)))
     }
     fn log_sum_exp_slice(x: &[Var]) -> Var {
-        let v = lse(x.iter().map(|x| x.val()));
-        if v.is_infinite() {
-            return Var::constant(v);
+        let vals = x.iter().map(|x| x.val());
+        let m = max_of(vals.clone());
+        if m.is_infinite() || m.is_nan() {
+            return Var::constant(m);
         }
-        nary_op_iter(v, x.iter().map(|&x| (x, (x.val() - v).exp())))
+        // Partials softmax(x) = e^(xᵢ - m) / Σ e^(xⱼ - m), from the sum itself rather
+        // than as e^(xᵢ - v) with the rounded result v (which is e^(xᵢ - m) / s only to
+        // the rounding of v, i.e. |v| ulp: all wrong for |v| ≥ 2⁵²).
+        let s: f64 = vals.map(|v| (v - m).exp()).sum();
+        let inv_s = 1.0 / s;
+        nary_op_iter(
+            m + s.ln(),
+            x.iter().map(|&x| (x, (x.val() - m).exp() * inv_s)),
+        )
     }
     fn norm2_slice(x: &[Var]) -> Var {
         let v = norm(x.iter().map(|x| x.val()));
@@ -231,16 +241,20 @@ impl Mix<Var> for Var {
 }
 
 thread_local! {
-    /// Reusable buffer for [`sum_iter`], so summing an iterator does not allocate.
-    static SUM_BUF: std::cell::RefCell<Vec<Var>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Reusable buffers for [`sum_iter`], so summing an iterator does not allocate.
+    static SUM_BUF: Pool<Var> = const { Pool::new() };
+}
+
+/// Free the buffers of [`sum_iter`].
+pub(crate) fn release_buffers() {
+    let _ = SUM_BUF.try_with(Pool::release);
 }
 
 /// `Sum` of an iterator of `Var`s: one node. The iterator may itself record (as in
 /// `x.iter().map(|a| a * a).sum()`), so the operands are gathered before recording.
 pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
-    // Taken out of the cell so that a sum inside the iterator finds it free.
-    let mut ops = SUM_BUF.with(|b| std::mem::take(&mut *b.borrow_mut()));
-    ops.clear();
+    // Taken out of the pool, so that a sum inside the iterator finds another one.
+    let mut ops = SUM_BUF.with(Pool::take);
     let mut total = -0.0;
     for x in iter {
         total += x.val();
@@ -249,6 +263,7 @@ pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
         }
     }
     let out = nary_op_iter(total, ops.iter().map(|&x| (x, 1.0)));
-    SUM_BUF.with(|b| *b.borrow_mut() = ops);
+    let used = ops.len();
+    SUM_BUF.with(|b| b.give(ops, used));
     out
 }

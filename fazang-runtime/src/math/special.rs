@@ -16,6 +16,52 @@ pub fn sign_or_zero(x: f64) -> f64 {
     }
 }
 
+/// d/dx tanh x = 1 - tanh² x given `v = tanh x`: as (1 - v)(1 + v) near 0, where that is
+/// exact to rounding, and as 1/cosh² x further out, where 1 - v would cancel (and be 0
+/// from |x| ≈ 19 on, while the true value is e^(-2|x|)·4).
+#[inline]
+pub fn sech2(x: f64, v: f64) -> f64 {
+    if x.abs() < 0.625 {
+        (1.0 - v) * (1.0 + v)
+    } else {
+        let s = 1.0 / x.cosh();
+        s * s
+    }
+}
+
+/// 1/(x·c) for a constant c of moderate size, without overflowing x·c for huge x.
+#[inline]
+pub fn inv_scaled(x: f64, c: f64) -> f64 {
+    if x.abs() > 1.0 {
+        1.0 / x / c
+    } else {
+        1.0 / (x * c)
+    }
+}
+
+/// e^(-x²), with x² split exactly into a rounded part and its rounding error (so the
+/// result keeps full relative accuracy where x² is large; the condition number of
+/// e^(-x²) is 2x², which the rounding of x² would otherwise add in full).
+#[inline]
+pub fn exp_neg_square(x: f64) -> f64 {
+    let hi = x * x;
+    if hi > 746.0 {
+        // Below the smallest subnormal (and x = ±∞, where the split would give NaN).
+        return 0.0;
+    }
+    let lo = x.mul_add(x, -hi);
+    (-hi).exp() * (1.0 - lo)
+}
+
+/// The logistic density σ(x)(1 - σ(x)) = e^(-|x|)/(1 + e^(-|x|))², accurate in both
+/// tails (σ(x)(1 - σ(x)) from the rounded σ is 0 from x ≈ 37 on).
+#[inline]
+pub fn logistic_density(x: f64) -> f64 {
+    let e = (-x.abs()).exp();
+    let d = 1.0 + e;
+    e / d / d
+}
+
 /// The logistic function 1/(1+e^(-x)), without overflow for large |x|.
 #[inline]
 pub fn inv_logit(x: f64) -> f64 {

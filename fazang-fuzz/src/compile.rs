@@ -1,0 +1,290 @@
+//! Building a batch of bodies: write the crate, run `cargo build` with JSON diagnostics,
+//! attribute each error to a body (by the file of its span) and a half (`plain`, `ad`,
+//! `check`, by line), drop the failing bodies and build again until the rest compiles;
+//! then run the checks, restarting after a body that crashes the process.
+
+use crate::emit::{self, Emitted, Region};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A compiler error, reduced to what the report needs.
+#[derive(Clone, Debug)]
+pub struct Diag {
+    pub code: Option<String>,
+    pub message: String,
+    /// The label of the primary span (`expected `S`, found `f64``), if any.
+    pub label: Option<String>,
+    /// `bNNNNN` and 1-based line of the span that names a body file, if any.
+    pub at: Option<(String, usize)>,
+    pub rendered: String,
+}
+
+/// Why a body left the batch before running.
+#[derive(Clone, Debug)]
+pub struct CompileFailure {
+    pub region: Region,
+    pub first: Diag,
+    pub line: usize,
+}
+
+/// Paths and settings of the build.
+pub struct Builder {
+    pub dir: PathBuf,
+    pub target: PathBuf,
+    pub root: PathBuf,
+    pub jobs: usize,
+    pub timeout: Duration,
+}
+
+/// The outcome of building a batch.
+pub struct Built {
+    /// Bodies that compiled.
+    pub live: Vec<String>,
+    /// Bodies that did not, with their first error.
+    pub failed: BTreeMap<String, CompileFailure>,
+    /// Errors no body could be blamed for (the batch was given up).
+    pub unblamed: Vec<Diag>,
+}
+
+/// What a run printed, per body.
+#[derive(Default, Debug)]
+pub struct RunOutput {
+    pub lines: Vec<String>,
+    /// Bodies that ended the process (crash, abort, timeout).
+    pub crashed: Vec<String>,
+}
+
+impl Builder {
+    /// Write the crate for `bodies` (the files of every body, `main.rs` for `live`).
+    fn write(&self, bodies: &[Emitted], live: &[&str]) -> std::io::Result<()> {
+        let src = self.dir.join("src");
+        if src.exists() {
+            std::fs::remove_dir_all(&src)?;
+        }
+        std::fs::create_dir_all(&src)?;
+        let root = self.root.to_string_lossy();
+        std::fs::write(self.dir.join("Cargo.toml"), emit::cargo_toml(&root))?;
+        let lock = self.dir.join("Cargo.lock");
+        if !lock.exists() {
+            // The workspace's lock, so the batch resolves to the same versions offline.
+            std::fs::copy(self.root.join("Cargo.lock"), &lock)?;
+        }
+        std::fs::write(src.join("harness.rs"), include_str!("harness.rs"))?;
+        for b in bodies.iter().filter(|b| live.contains(&b.id.as_str())) {
+            std::fs::write(src.join(format!("{}.rs", b.id)), &b.text)?;
+        }
+        std::fs::write(src.join("main.rs"), emit::main_rs(live))
+    }
+
+    /// Run `cargo <cmd>` on the batch crate; the errors it reported.
+    fn cargo(&self, cmd: &str) -> std::io::Result<(bool, Vec<Diag>)> {
+        let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .arg(cmd)
+            .arg("--message-format=json")
+            .arg("--quiet")
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env("CARGO_BUILD_JOBS", self.jobs.to_string())
+            .current_dir(&self.dir)
+            .stderr(Stdio::piped())
+            .output()?;
+        let mut diags = Vec::new();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            if v["reason"] == "compiler-message" && v["message"]["level"] == "error" {
+                diags.push(diag(&v["message"]));
+            }
+        }
+        if !out.status.success() && diags.is_empty() {
+            diags.push(Diag {
+                code: None,
+                message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                label: None,
+                at: None,
+                rendered: String::new(),
+            });
+        }
+        Ok((out.status.success(), diags))
+    }
+
+    /// Build `bodies`, dropping the ones that do not compile. Errors no body can be blamed
+    /// for fail the whole batch.
+    pub fn build(&self, bodies: &[Emitted]) -> std::io::Result<Built> {
+        let mut live: Vec<&str> = bodies.iter().map(|b| b.id.as_str()).collect();
+        let mut failed = BTreeMap::new();
+        // `cargo build` stops before code generation when there are errors, so a failing
+        // round costs what `cargo check` would, and the last round needs no second pass.
+        loop {
+            self.write(bodies, &live)?;
+            let (ok, diags) = self.cargo("build")?;
+            if ok {
+                break;
+            }
+            let blamed = attribute(bodies, &diags);
+            if blamed.is_empty() {
+                return Ok(Built {
+                    live: Vec::new(),
+                    failed,
+                    unblamed: diags,
+                });
+            }
+            for (id, f) in blamed {
+                live.retain(|l| *l != id);
+                failed.insert(id, f);
+            }
+        }
+        Ok(Built {
+            live: live.iter().map(|s| s.to_string()).collect(),
+            failed,
+            unblamed: Vec::new(),
+        })
+    }
+
+    /// Run the built checks, restarting after a body that ends the process.
+    pub fn run(&self, n: usize, seed: u64) -> std::io::Result<RunOutput> {
+        let exe = self.target.join("debug").join(exe_name());
+        let mut out = RunOutput::default();
+        let mut start = 0;
+        while start < n {
+            let (lines, finished) = self.run_from(&exe, start, seed)?;
+            let last = lines.iter().rev().find_map(|l| start_line(l));
+            let done = lines.last().is_some_and(|l| l.starts_with("BODY"));
+            out.lines.extend(lines);
+            match (finished && done, last) {
+                (false, Some((id, i))) => {
+                    out.crashed.push(id);
+                    start = i + 1;
+                }
+                _ => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// One run from body index `start`: its lines and whether it exited normally.
+    fn run_from(
+        &self,
+        exe: &Path,
+        start: usize,
+        seed: u64,
+    ) -> std::io::Result<(Vec<String>, bool)> {
+        let mut child = Command::new(exe)
+            .arg(start.to_string())
+            .arg(seed.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<_>>()
+        });
+        let t0 = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait()? {
+                break Some(s);
+            }
+            if t0.elapsed() > self.timeout {
+                child.kill()?;
+                child.wait()?;
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let lines = reader.join().unwrap_or_default();
+        Ok((lines, status.is_some_and(|s| s.success())))
+    }
+}
+
+/// `START\tid\tindex` as `(id, index)`.
+fn start_line(l: &str) -> Option<(String, usize)> {
+    let mut f = l.split('\t');
+    if f.next() != Some("START") {
+        return None;
+    }
+    Some((f.next()?.to_string(), f.next()?.parse().ok()?))
+}
+
+fn exe_name() -> String {
+    format!("fazang-fuzz-batch{}", std::env::consts::EXE_SUFFIX)
+}
+
+/// Reduce a rustc JSON message to a [`Diag`]: the first span in a body file, searched in
+/// the primary spans, their macro expansions, then every span and child.
+fn diag(m: &Value) -> Diag {
+    let mut spans: Vec<&Value> = Vec::new();
+    collect_spans(m, &mut spans);
+    let at = spans.iter().find_map(|s| body_span(s));
+    let label = m["spans"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["is_primary"] == true))
+        .and_then(|s| s["label"].as_str())
+        .map(str::to_string);
+    Diag {
+        code: m["code"]["code"].as_str().map(str::to_string),
+        message: m["message"].as_str().unwrap_or("").to_string(),
+        label,
+        at,
+        rendered: m["rendered"].as_str().unwrap_or("").to_string(),
+    }
+}
+
+fn collect_spans<'v>(m: &'v Value, out: &mut Vec<&'v Value>) {
+    let spans = m["spans"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let primary = spans.iter().filter(|s| s["is_primary"] == true);
+    for s in primary.chain(spans.iter()) {
+        let mut s = s;
+        out.push(s);
+        while let Some(e) = s["expansion"]["span"]
+            .as_object()
+            .map(|_| &s["expansion"]["span"])
+        {
+            out.push(e);
+            s = e;
+        }
+    }
+    for c in m["children"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        collect_spans(c, out);
+    }
+}
+
+fn body_span(s: &Value) -> Option<(String, usize)> {
+    let file = s["file_name"].as_str()?;
+    let name = Path::new(file).file_stem()?.to_str()?;
+    let is_body =
+        name.len() > 1 && name.starts_with('b') && name[1..].bytes().all(|c| c.is_ascii_digit());
+    let line = s["line_start"].as_u64()? as usize;
+    is_body.then(|| (name.to_string(), line))
+}
+
+/// Blame each error on a body; a body's failure is its first error in the plainest region
+/// (an error in `plain` makes it a generator bug whatever `ad` says).
+fn attribute(bodies: &[Emitted], diags: &[Diag]) -> BTreeMap<String, CompileFailure> {
+    let mut out: BTreeMap<String, CompileFailure> = BTreeMap::new();
+    for d in diags {
+        let Some((id, line)) = &d.at else { continue };
+        let Some(b) = bodies.iter().find(|b| &b.id == id) else {
+            continue;
+        };
+        let region = b.region(*line);
+        let f = CompileFailure {
+            region,
+            first: d.clone(),
+            line: *line,
+        };
+        match out.get(id) {
+            Some(old) if old.region <= region => {}
+            _ => {
+                out.insert(id.clone(), f);
+            }
+        }
+    }
+    out
+}

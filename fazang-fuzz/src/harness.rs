@@ -1,0 +1,394 @@
+//! The checking half of the fuzzer, copied verbatim into every generated crate as
+//! `src/harness.rs` (it uses only `std`, so it compiles there and here alike; here it is
+//! compiled so that clippy sees it and its unit tests run).
+//!
+//! For each body the generated `check` function draws points and calls [`Harness::point`]
+//! with three closures over the flattened active inputs: the plain function, the
+//! `#[differentiate]` primal and its `_grad`. A point compares
+//! - the primal, bit for bit (`Err` messages must be equal too; NaN equals NaN by bits);
+//! - the value `_grad` returns, bit for bit with the plain function;
+//! - each partial derivative against central finite differences of the *plain* function
+//!   with Richardson extrapolation, at two base steps. Where the two extrapolations
+//!   disagree, the function is not smooth near the point (a branch flips, a kink, a jump)
+//!   and the partial is skipped rather than reported.
+//!
+//! Results are printed one line each (`START`, `FAIL`, `BODY`), read by the driver.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A result of the plain or the differentiated primal, whatever the body returns.
+pub trait Outcome {
+    /// `Ok(value)` or the body's own `Err` message.
+    fn outcome(self) -> Result<f64, String>;
+}
+
+impl Outcome for f64 {
+    fn outcome(self) -> Result<f64, String> {
+        Ok(self)
+    }
+}
+
+impl Outcome for Result<f64, String> {
+    fn outcome(self) -> Result<f64, String> {
+        self
+    }
+}
+
+/// A gradient of any shape `_grad` may return, flattened in parameter order.
+pub trait Flatten {
+    /// Append every partial, in order, to `out`.
+    fn flatten_into(self, out: &mut Vec<f64>);
+}
+
+impl Flatten for f64 {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        out.push(self);
+    }
+}
+
+impl<const N: usize> Flatten for [f64; N] {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        out.extend_from_slice(&self);
+    }
+}
+
+impl Flatten for Vec<f64> {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        out.extend(self);
+    }
+}
+
+impl<A: Flatten, B: Flatten> Flatten for (A, B) {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        self.0.flatten_into(out);
+        self.1.flatten_into(out);
+    }
+}
+
+impl<A: Flatten, B: Flatten, C: Flatten> Flatten for (A, B, C) {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        self.0.flatten_into(out);
+        self.1.flatten_into(out);
+        self.2.flatten_into(out);
+    }
+}
+
+impl<A: Flatten, B: Flatten, C: Flatten, D: Flatten> Flatten for (A, B, C, D) {
+    fn flatten_into(self, out: &mut Vec<f64>) {
+        self.0.flatten_into(out);
+        self.1.flatten_into(out);
+        self.2.flatten_into(out);
+        self.3.flatten_into(out);
+    }
+}
+
+/// What `_grad` returns: `(value, G)` or `Result<(value, G), String>`.
+pub trait GradOutcome {
+    /// The value and the flattened gradient, or the body's `Err` message.
+    fn grad_outcome(self) -> Result<(f64, Vec<f64>), String>;
+}
+
+impl<G: Flatten> GradOutcome for (f64, G) {
+    fn grad_outcome(self) -> Result<(f64, Vec<f64>), String> {
+        let mut g = Vec::new();
+        self.1.flatten_into(&mut g);
+        Ok((self.0, g))
+    }
+}
+
+impl<G: Flatten> GradOutcome for Result<(f64, G), String> {
+    fn grad_outcome(self) -> Result<(f64, Vec<f64>), String> {
+        self.map(|(v, g)| (v, vec_of(g)))
+    }
+}
+
+fn vec_of<G: Flatten>(g: G) -> Vec<f64> {
+    let mut out = Vec::new();
+    g.flatten_into(&mut out);
+    out
+}
+
+/// The plain or differentiated primal over the flattened active inputs.
+/// (Not `'static`: the checks' closures borrow the data drawn for the point.)
+pub type PrimalFn<'a> = dyn Fn(&[f64]) -> Result<f64, String> + 'a;
+
+/// `_grad` over the flattened active inputs: value and flattened gradient.
+pub type GradFn<'a> = dyn Fn(&[f64]) -> Result<(f64, Vec<f64>), String> + 'a;
+
+/// A body's name and its generated `check` function.
+pub type Check = (&'static str, fn(&mut Harness));
+
+/// Random inputs and the checks of one body; see the module documentation.
+pub struct Harness {
+    state: u64,
+    body: &'static str,
+    checked: usize,
+    skipped: usize,
+    nonfinite: usize,
+    failed: bool,
+}
+
+/// Finite-difference estimate of one partial, or why there is none.
+#[derive(Debug, PartialEq)]
+pub enum Reference {
+    /// A smooth estimate and a bound on its error.
+    Smooth(f64, f64),
+    /// The function is not smooth here (or not finite nearby): skip this partial.
+    NotSmooth,
+}
+
+impl Harness {
+    /// A harness for body `body`, its random stream seeded from `seed`.
+    pub fn new(body: &'static str, seed: u64) -> Harness {
+        Harness {
+            state: seed ^ 0x9e37_79b9_7f4a_7c15,
+            body,
+            checked: 0,
+            skipped: 0,
+            nonfinite: 0,
+            failed: false,
+        }
+    }
+
+    /// splitmix64: small, seedable, and the same on every platform.
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value in [-1.5, 1.5], the range the generator assumes for every `f64` input.
+    pub fn f64(&mut self) -> f64 {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        -1.5 + 3.0 * u
+    }
+
+    /// `n` values in [-1.5, 1.5].
+    pub fn vec(&mut self, n: usize) -> Vec<f64> {
+        (0..n).map(|_| self.f64()).collect()
+    }
+
+    /// A value in `0..bound`.
+    pub fn usize(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+
+    /// `n` values in `0..bound`.
+    pub fn usizes(&mut self, n: usize, bound: usize) -> Vec<usize> {
+        (0..n).map(|_| self.usize(bound)).collect()
+    }
+
+    /// A fair coin.
+    pub fn bool(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+
+    fn fail(&mut self, kind: &str, detail: String) {
+        self.failed = true;
+        println!("FAIL\t{}\t{kind}\t{detail}", self.body);
+    }
+
+    /// Check one point `p` (the active inputs, flattened); see the module documentation.
+    pub fn point(&mut self, p: &[f64], plain: &PrimalFn<'_>, ad: &PrimalFn<'_>, grad: &GradFn<'_>) {
+        let Some(want) = self.guard("plain-panic", p, || plain(p)) else {
+            return;
+        };
+        let Some(got) = self.guard("ad-panic", p, || ad(p)) else {
+            return;
+        };
+        if !same(&want, &got) {
+            self.fail("primal", format!("p={p:?} plain={want:?} ad={got:?}"));
+        }
+        let Some(g) = self.guard("grad-panic", p, || grad(p)) else {
+            return;
+        };
+        let (gv, g) = match (&want, g) {
+            (Ok(_), Ok((v, g))) => (v, g),
+            (Err(_), Err(_)) => return,
+            (_, g) => {
+                let g = g.map(|(v, _)| v);
+                return self.fail("grad-value", format!("p={p:?} plain={want:?} grad={g:?}"));
+            }
+        };
+        let value = want.unwrap_or(f64::NAN);
+        if value.to_bits() != gv.to_bits() {
+            self.fail("grad-value", format!("p={p:?} plain={value:?} grad={gv:?}"));
+        }
+        if !value.is_finite() {
+            self.nonfinite += 1;
+            return;
+        }
+        if g.len() != p.len() {
+            let detail = format!("p={p:?} expected {} partials, got {g:?}", p.len());
+            return self.fail("grad-shape", detail);
+        }
+        self.compare_partials(p, plain, &g);
+    }
+
+    fn compare_partials(&mut self, p: &[f64], plain: &PrimalFn<'_>, g: &[f64]) {
+        for (j, &gj) in g.iter().enumerate() {
+            let reference = catch_unwind(AssertUnwindSafe(|| reference(plain, p, j)));
+            match reference {
+                Ok(Reference::Smooth(r, err)) => {
+                    self.checked += 1;
+                    if !agrees(gj, r, err) {
+                        let d = format!("p={p:?} index={j} ad={gj:e} fd={r:e} fd_err={err:e}");
+                        self.fail("gradient", d);
+                    }
+                }
+                _ => self.skipped += 1,
+            }
+        }
+    }
+
+    /// Run `f`, reporting a panic as `kind`.
+    fn guard<T>(&mut self, kind: &str, p: &[f64], f: impl FnOnce() -> T) -> Option<T> {
+        match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                self.fail(kind, format!("p={p:?} panic={msg:?}"));
+                None
+            }
+        }
+    }
+
+    /// Print the body's summary line.
+    pub fn finish(&self) {
+        println!(
+            "BODY\t{}\tchecked={}\tskipped={}\tnonfinite={}\tfailed={}",
+            self.body, self.checked, self.skipped, self.nonfinite, self.failed
+        );
+    }
+}
+
+/// Equal results: the same bits, or the same `Err` message.
+fn same(a: &Result<f64, String>, b: &Result<f64, String>) -> bool {
+    match (a, b) {
+        (Ok(x), Ok(y)) => x.to_bits() == y.to_bits(),
+        (Err(x), Err(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether an AD partial agrees with the reference `r` (error bound `err`).
+pub fn agrees(g: f64, r: f64, err: f64) -> bool {
+    let tol = 1e-6 * g.abs().max(r.abs()).max(1.0) + 10.0 * err;
+    (g - r).abs() <= tol
+}
+
+/// The partial derivative of `f` along input `j` at `p`: Richardson-extrapolated central
+/// differences at base steps `h` and `0.3 h`; their disagreement (beyond rounding) says the
+/// function is not smooth within `h` of `p`.
+pub fn reference(f: &PrimalFn<'_>, p: &[f64], j: usize) -> Reference {
+    let h = 1e-3 * p[j].abs().max(1.0);
+    let (Some(a), Some(b)) = (richardson(f, p, j, h), richardson(f, p, j, 0.3 * h)) else {
+        return Reference::NotSmooth;
+    };
+    let (r1, noise1) = a;
+    let (r2, noise2) = b;
+    let noise = noise1.max(noise2);
+    let gap = (r1 - r2).abs();
+    if gap > 1e-7 * r1.abs().max(1.0) + 100.0 * noise {
+        return Reference::NotSmooth;
+    }
+    Reference::Smooth(r2, gap + 10.0 * noise)
+}
+
+/// `(4 D(h/2) - D(h)) / 3` with `D` the central difference, and the rounding noise of the
+/// smallest step; `None` if any evaluation is not a finite `Ok`.
+fn richardson(f: &PrimalFn<'_>, p: &[f64], j: usize, h: f64) -> Option<(f64, f64)> {
+    let mut q = p.to_vec();
+    let mut eval = |x: f64| {
+        q[j] = x;
+        f(&q).ok().filter(|v| v.is_finite())
+    };
+    let (x, mut big) = (p[j], 0.0f64);
+    let mut central = |h: f64| -> Option<f64> {
+        let (hi, lo) = (eval(x + h)?, eval(x - h)?);
+        big = big.max(hi.abs()).max(lo.abs());
+        // The step actually taken, as rounded in x + h and x - h.
+        Some((hi - lo) / ((x + h) - (x - h)))
+    };
+    let (d1, d2) = (central(h)?, central(h / 2.0)?);
+    let noise = 4.0 * f64::EPSILON * big.max(1e-300) / h;
+    Some(((4.0 * d2 - d1) / 3.0, noise))
+}
+
+/// Run every body from index `start` on, each with its own seed.
+pub fn run(bodies: &[Check], start: usize, seed: u64) {
+    std::panic::set_hook(Box::new(|_| {}));
+    for (i, (name, check)) in bodies.iter().enumerate().skip(start) {
+        println!("START\t{name}\t{i}");
+        let mut h = Harness::new(name, seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        check(&mut h);
+        h.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn smooth(p: &[f64]) -> Result<f64, String> {
+        Ok((p[0] * p[1]).sin() + p[1].exp() * 3.0)
+    }
+
+    #[test]
+    fn reference_matches_closed_form() {
+        let p = [0.7_f64, -1.2];
+        let want = [
+            p[1] * (p[0] * p[1]).cos(),
+            p[0] * (p[0] * p[1]).cos() + 3.0 * p[1].exp(),
+        ];
+        for (j, w) in want.iter().enumerate() {
+            let Reference::Smooth(r, err) = reference(&smooth, &p, j) else {
+                panic!("smooth function reported as not smooth");
+            };
+            assert!((r - w).abs() < 1e-9, "{r} vs {w}");
+            assert!(err < 1e-7, "error bound {err}");
+            assert!(agrees(*w, r, err));
+            assert!(!agrees(w * (1.0 + 1e-4), r, err));
+        }
+    }
+
+    #[test]
+    fn kinks_and_jumps_are_skipped() {
+        let kink = |p: &[f64]| Ok((p[0] - 0.0002).abs());
+        assert_eq!(reference(&kink, &[0.0], 0), Reference::NotSmooth);
+        let jump = |p: &[f64]| Ok(if p[0] > 0.0005 { 1.0 } else { 0.0 } + p[0]);
+        assert_eq!(reference(&jump, &[0.0], 0), Reference::NotSmooth);
+        let away = |p: &[f64]| Ok(if p[0] > 0.5 { 1.0 } else { 0.0 } + p[0]);
+        assert!(matches!(reference(&away, &[0.0], 0), Reference::Smooth(..)));
+    }
+
+    #[test]
+    fn flatten_keeps_parameter_order() {
+        let g = (1.0, vec![2.0, 3.0], [4.0, 5.0]);
+        assert_eq!(vec_of(g), vec![1.0, 2.0, 3.0, 4.0, 5.0]);
+        let r: Result<(f64, [f64; 2]), String> = Ok((0.5, [1.0, 2.0]));
+        assert_eq!(r.grad_outcome(), Ok((0.5, vec![1.0, 2.0])));
+    }
+
+    #[test]
+    fn a_wrong_gradient_is_reported() {
+        let mut h = Harness::new("t", 1);
+        let wrong = |p: &[f64]| Ok((smooth(p)?, vec![0.0, 0.0]));
+        h.point(&[0.3, 0.4], &smooth, &smooth, &wrong);
+        assert!(h.failed);
+        let mut h = Harness::new("t", 1);
+        let right = |p: &[f64]| {
+            let c = (p[0] * p[1]).cos();
+            Ok((smooth(p)?, vec![p[1] * c, p[0] * c + 3.0 * p[1].exp()]))
+        };
+        h.point(&[0.3, 0.4], &smooth, &smooth, &right);
+        assert!(!h.failed);
+        assert_eq!(h.checked, 2);
+    }
+}
