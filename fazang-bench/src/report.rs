@@ -141,7 +141,7 @@ fn print_ratios(rows: &[Row]) {
     }
 }
 
-const HESSIAN_COLUMNS_: [&str; 7] = [
+const HESSIAN_COLUMNS_: [&str; 8] = [
     PRIMAL,
     HAND,
     GRADIENT,
@@ -149,6 +149,7 @@ const HESSIAN_COLUMNS_: [&str; 7] = [
     HESSIAN_FWD,
     HESSIAN_COLUMNS,
     NUM_DUAL,
+    ECHIDNA,
 ];
 
 fn print_hessians(rows: &[Row]) {
@@ -164,9 +165,9 @@ fn print_hessians(rows: &[Row]) {
     }
     println!(
         "\n| workload | hessian / gradient | hessian_forward / gradient | hessian / hand | \
-         num-dual / hessian | num-dual / hessian_forward |"
+         num-dual / hessian | num-dual / hessian_forward | echidna (FoR) / hessian |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let (h, hf, g) = (
             time_of(r, HESSIAN),
@@ -175,13 +176,14 @@ fn print_hessians(rows: &[Row]) {
         );
         let nd = time_of(r, NUM_DUAL);
         println!(
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             r.0,
             ratio(h, g),
             ratio(hf, g),
             ratio(h, time_of(r, HAND)),
             ratio(nd, h),
-            ratio(nd, hf)
+            ratio(nd, hf),
+            ratio(time_of(r, ECHIDNA), h)
         );
     }
 }

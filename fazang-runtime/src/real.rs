@@ -179,6 +179,14 @@ pub trait Real:
         false
     }
 
+    /// `self · a + o · b`, the tangent of a product (one node on the tape for `Var`,
+    /// rather than three).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __dot2(self, a: Self, o: Self, b: Self) -> Self {
+        self * a + o * b
+    }
+
     /// Whether `f64` partials give every derivative this number carries (`f64`, `Var`,
     /// first-order dual numbers, series of order at most 1). When false, partials must be
     /// computed in [`Real::Inner`] and [`Real::from_partials`] panics.

@@ -1,14 +1,16 @@
 //! Hessians: Rosenbrock's function in n = 100 dimensions (tridiagonal Hessian) and
 //! DESIGN.md's 2-parameter normal log density at 10 000 points, by fazang's two methods
 //! (reverse-over-forward `hessian`, forward-over-forward `hessian_forward`), one
-//! Hessian-vector product per column, num-dual's `hessian` (`Dual2` numbers), a
-//! hand-written Hessian, and fazang's gradient for the Hessian / gradient ratio.
+//! Hessian-vector product per column, num-dual's `hessian` (`Dual2` numbers), echidna's
+//! forward-over-reverse Hessian (its bytecode tape recorded, then replayed on dual
+//! numbers 8 directions at a time: `hessian_vec::<8>`), a hand-written Hessian, and
+//! fazang's gradient for the Hessian / gradient ratio.
 
 use super::rosenbrock::rosenbrock_peer;
 use super::two_param::normal_lp_peer;
 use crate::data::Rng;
 use crate::names::*;
-use crate::peers::PeerNum;
+use crate::peers::{EchidnaBytecode, PeerNum};
 use crate::{assert_close, Variant, Workload};
 use fazang::prelude::*;
 use fazang::{hessian, hessian_forward, hessian_vector_product};
@@ -74,6 +76,16 @@ fn num_dual_hessian<const K: usize>(
         }
     }
     val
+}
+
+/// echidna's forward-over-reverse Hessian: record the bytecode tape, then 8 directions
+/// per replay.
+fn echidna_hessian(
+    f: impl FnOnce(&[EchidnaBytecode]) -> EchidnaBytecode,
+    x: &[f64],
+) -> Vec<Vec<f64>> {
+    let (tape, _) = echidna::record(f, x);
+    tape.hessian_vec::<8>(x).2
 }
 
 /// Hand-written Hessian of Rosenbrock's function (tridiagonal), into `h`; returns the
@@ -142,9 +154,11 @@ pub fn rosenbrock_workload() -> Workload {
     assert_close("hessian rosenbrock columns", &flat(&h), &want);
     num_dual_hessian::<N>(rosenbrock_peer, &x, &mut h);
     assert_close("hessian rosenbrock num-dual", &flat(&h), &want);
+    let h = echidna_hessian(rosenbrock_peer, &x);
+    assert_close("hessian rosenbrock echidna", &flat(&h), &want);
 
     let v = |name, run| Variant { name, run };
-    let xs: Vec<Rc<Vec<f64>>> = (0..7).map(|_| x.clone()).collect();
+    let xs: Vec<Rc<Vec<f64>>> = (0..8).map(|_| x.clone()).collect();
     let mut hand = vec![vec![0.0; N]; N];
     let mut cols = vec![vec![0.0; N]; N];
     let mut nd = vec![vec![0.0; N]; N];
@@ -183,6 +197,10 @@ pub fn rosenbrock_workload() -> Workload {
                 let x = x_[6].clone();
                 Box::new(move || num_dual_hessian::<N>(rosenbrock_peer, &x, &mut nd) + nd[0][0])
             }),
+            v(ECHIDNA, {
+                let x = x_[7].clone();
+                Box::new(move || echidna_hessian(rosenbrock_peer, &x)[0][0])
+            }),
         ],
     }
 }
@@ -209,6 +227,8 @@ pub fn two_param_workload() -> Workload {
         let mut h = vec![vec![0.0; 2]; 2];
         num_dual_hessian::<2>(|x| normal_lp_peer(x[0], x[1]), p, &mut h);
         assert_close("hessian two_param num-dual", &flat(&h), &want);
+        let h = echidna_hessian(|x| normal_lp_peer(x[0], x[1]), p);
+        assert_close("hessian two_param echidna", &flat(&h), &want);
     }
     let each = |pts: &Rc<Vec<[f64; 2]>>, mut one: OneCall| {
         let pts = pts.clone();
@@ -270,6 +290,13 @@ pub fn two_param_workload() -> Workload {
                         );
                         val + h[(0, 1)]
                     }),
+                ),
+            ),
+            v(
+                ECHIDNA,
+                each(
+                    &pts,
+                    Box::new(|p| echidna_hessian(|x| normal_lp_peer(x[0], x[1]), p)[0][1]),
                 ),
             ),
         ],

@@ -106,11 +106,23 @@ impl<S: Real> Tangent<S> for S {
     }
     #[inline(always)]
     fn lincomb(&self, a: S, o: &S, b: S) -> S {
-        add(mul(*self, a), mul(*o, b))
+        if self.__is_const_zero() {
+            mul(*o, b)
+        } else if o.__is_const_zero() {
+            mul(*self, a)
+        } else {
+            self.__dot2(a, *o, b)
+        }
     }
     #[inline(always)]
     fn add_scaled(&self, o: &S, b: S) -> S {
-        add(*self, mul(*o, b))
+        if o.__is_const_zero() {
+            *self
+        } else if self.__is_const_zero() {
+            mul(*o, b)
+        } else {
+            self.__dot2(S::from(1.0), *o, b)
+        }
     }
 }
 

@@ -456,6 +456,14 @@ impl Real for Var {
     fn __is_const_zero(&self) -> bool {
         self.is_constant() && self.val() == 0.0
     }
+    #[inline]
+    fn __dot2(self, a: Var, o: Var, b: Var) -> Var {
+        let v = self.val() * a.val() + o.val() * b.val();
+        nary_op_iter(
+            v,
+            [(self, a.val()), (a, self.val()), (o, b.val()), (b, o.val())],
+        )
+    }
     #[inline(always)]
     fn __f64_partials_suffice(&self) -> bool {
         true
