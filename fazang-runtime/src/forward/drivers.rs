@@ -1,8 +1,17 @@
-//! Forward-mode drivers: [`jvp`] (directional derivatives) and [`derivatives`] (every
-//! derivative of a univariate function up to an order).
+//! Forward-mode drivers: [`jvp`] (directional derivatives), [`derivatives`] (every
+//! derivative of a univariate function up to an order), and [`derivative`] /
+//! [`value_and_derivative`], which nest.
 
+use super::arena;
 use super::dual::Dual;
+use super::nested::Fwd;
 use super::taylor::Taylor;
+use std::cell::Cell;
+
+thread_local! {
+    /// Number of `derivative` calls in progress on this thread: the next level.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
 
 /// What a closure given to [`jvp`] may return: one dual number (a scalar function) or a
 /// `Vec` of them (a vector function), read back as values and directional derivatives.
@@ -85,4 +94,84 @@ where
 /// ```
 pub fn derivatives<const K: usize>(f: impl FnOnce(Taylor<K>) -> Taylor<K>, x: f64) -> Vec<f64> {
     f(Taylor::variable(x)).derivatives()
+}
+
+/// The value of `f` at `x` and its derivative there, each a [`Fwd`] that still carries
+/// the perturbations of enclosing `derivative` calls (so this nests: the closure may
+/// itself call `derivative`, and capture outer variables). See [`derivative`].
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::{value_and_derivative, Fwd};
+/// let (y, dy) = value_and_derivative(|x: Fwd| x.exp() * x, 1.0);
+/// assert_eq!(y.val(), 1.0_f64.exp());
+/// assert_eq!(dy.val(), 2.0 * 1.0_f64.exp());
+/// ```
+pub fn value_and_derivative(f: impl FnOnce(Fwd) -> Fwd, x: impl Into<Fwd>) -> (Fwd, Fwd) {
+    let level = DEPTH.with(Cell::get);
+    assert!(
+        level < 64,
+        "fazang: more than 64 nested `derivative` calls on one thread"
+    );
+    let bit = 1u64 << level;
+    struct Leave(u32);
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            DEPTH.with(|d| d.set(self.0));
+        }
+    }
+    DEPTH.with(|d| d.set(level + 1));
+    let _leave = Leave(level);
+    let x = x.into();
+    arena::scope(
+        || {
+            let seeded = Fwd::join(x, Fwd::constant(1.0), bit);
+            f(seeded).split(bit)
+        },
+        |(p, q), keep| {
+            (
+                Fwd {
+                    blk: keep(p.blk),
+                    ..p
+                },
+                Fwd {
+                    blk: keep(q.blk),
+                    ..q
+                },
+            )
+        },
+    )
+}
+
+/// The derivative of `f: ℝ → ℝ` at `x`, by forward mode: FARFEL's `DERIV1`, VLAD's
+/// `J→(f, x, 1)`. The closure's scalar is [`Fwd`]; the result is a `Fwd` too, so that
+/// derivatives nest to any depth through closures and functions passed as arguments, with
+/// no perturbation confusion (each call has its own infinitesimal). At top level, read the
+/// number with `.val()`.
+///
+/// # Example
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::{derivative, Fwd};
+///
+/// // A derivative of a derivative (sin″ = -sin).
+/// let d2 = derivative(|x: Fwd| derivative(|y: Fwd| y.sin(), x), 0.5);
+/// assert!((d2.val() + 0.5_f64.sin()).abs() < 1e-15);
+///
+/// // Newton's method on a derivative: the minimum of (x - 3)² + 1, from functions
+/// // passed as arguments.
+/// fn root(f: impl Fn(Fwd) -> Fwd, mut x: Fwd, n: usize) -> Fwd {
+///     for _ in 0..n {
+///         let (y, dy) = fazang::value_and_derivative(&f, x);
+///         x = x - y / dy;
+///     }
+///     x
+/// }
+/// let f = |x: Fwd| (x - 3.0).powi(2) + 1.0;
+/// let argmin = root(|x| derivative(f, x), Fwd::from(0.0), 3);
+/// assert_eq!(argmin.val(), 3.0);
+/// ```
+pub fn derivative(f: impl FnOnce(Fwd) -> Fwd, x: impl Into<Fwd>) -> Fwd {
+    value_and_derivative(f, x).1
 }

@@ -58,11 +58,11 @@ mod tangent;
 mod taylor;
 
 pub use arena::{clear_forward, forward_scope};
-pub use drivers::{derivatives, jvp, JvpOutput};
+pub use drivers::{derivative, derivatives, jvp, value_and_derivative, JvpOutput};
 pub use dual::Dual;
 pub use jet::{jet_len, Jet};
 pub use jet_dyn::JetDyn;
 pub use lanes::Lanes;
-pub use nested::{derivative, value_and_derivative, Fwd};
+pub use nested::Fwd;
 pub use tangent::Tangent;
 pub use taylor::Taylor;

@@ -1,6 +1,7 @@
-//! [`Fwd`] and [`derivative`]: forward mode that nests without perturbation confusion.
+//! [`Fwd`]: forward mode that nests without perturbation confusion.
 //!
-//! Each call of [`derivative`] (or [`value_and_derivative`]) introduces its own
+//! Each call of [`derivative`](crate::derivative) (or
+//! [`value_and_derivative`](crate::value_and_derivative)) introduces its own
 //! infinitesimal εₗ, one per nesting level of this thread. A [`Fwd`] number is a
 //! polynomial in the live ε's, multilinear (εₗ² = 0): its value plus one coefficient per
 //! non-empty set of levels, stored in the forward arena. A derivative call reads the
@@ -17,11 +18,11 @@ use super::ops::{number_ops, Arith};
 use crate::math::elementary::{deriv, deriv2, value, with_unary_table};
 use crate::math::slice::{Mix, SliceOps};
 use crate::real::{Partials, Real};
-use std::cell::Cell;
 
 /// A forward-mode number carrying any number of nested perturbations, one per enclosing
-/// [`derivative`] call: the scalar of the closures that [`derivative`] and
-/// [`value_and_derivative`] differentiate. It implements [`Real`], so generic bodies,
+/// [`derivative`](crate::derivative) call: the scalar of the closures that `derivative`
+/// and [`value_and_derivative`](crate::value_and_derivative) differentiate. It implements
+/// [`Real`], so generic bodies,
 /// distributions and `#[deriv_rule]` functions (with partials written in their
 /// arguments) run on it to any depth.
 ///
@@ -40,17 +41,12 @@ use std::cell::Cell;
 #[derive(Clone, Copy, Debug)]
 pub struct Fwd {
     /// The value (the coefficient of no ε).
-    v: f64,
+    pub(super) v: f64,
     /// The levels whose ε this number carries, one bit each.
-    mask: u64,
+    pub(super) mask: u64,
     /// The coefficient of every non-empty subset of `mask`'s levels, in the order of the
     /// subset's index (bit j of the index for the j-th lowest level of `mask`), minus one.
-    blk: Block,
-}
-
-thread_local! {
-    /// Number of `derivative` calls in progress on this thread: the next level.
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    pub(super) blk: Block,
 }
 
 /// Coefficients of a `Fwd` while an operation works on them: on the stack up to 16
@@ -162,7 +158,7 @@ impl Fwd {
     }
 
     /// `(p, q)` with `self = p + q εₗ` for the level `bit` (p, q free of it).
-    fn split(&self, bit: u64) -> (Fwd, Fwd) {
+    pub(super) fn split(&self, bit: u64) -> (Fwd, Fwd) {
         if self.mask & bit == 0 {
             return (*self, Fwd::constant(0.0));
         }
@@ -180,7 +176,7 @@ impl Fwd {
     }
 
     /// `p + q εₗ` for the level `bit` (p, q free of it).
-    fn join(p: Fwd, q: Fwd, bit: u64) -> Fwd {
+    pub(super) fn join(p: Fwd, q: Fwd, bit: u64) -> Fwd {
         if q.mask == 0 && q.v == 0.0 {
             return p;
         }
@@ -586,84 +582,4 @@ impl Mix<Fwd> for f64 {
     fn dot(a: &[f64], b: &[Fwd]) -> Fwd {
         a.iter().zip(b).map(|(x, y)| *y * *x).sum()
     }
-}
-
-/// The value of `f` at `x` and its derivative there, each a [`Fwd`] that still carries
-/// the perturbations of enclosing `derivative` calls (so this nests: the closure may
-/// itself call `derivative`, and capture outer variables). See [`derivative`].
-///
-/// ```
-/// use fazang::prelude::*;
-/// use fazang::{value_and_derivative, Fwd};
-/// let (y, dy) = value_and_derivative(|x: Fwd| x.exp() * x, 1.0);
-/// assert_eq!(y.val(), 1.0_f64.exp());
-/// assert_eq!(dy.val(), 2.0 * 1.0_f64.exp());
-/// ```
-pub fn value_and_derivative(f: impl FnOnce(Fwd) -> Fwd, x: impl Into<Fwd>) -> (Fwd, Fwd) {
-    let level = DEPTH.with(Cell::get);
-    assert!(
-        level < 64,
-        "fazang: more than 64 nested `derivative` calls on one thread"
-    );
-    let bit = 1u64 << level;
-    struct Leave(u32);
-    impl Drop for Leave {
-        fn drop(&mut self) {
-            DEPTH.with(|d| d.set(self.0));
-        }
-    }
-    DEPTH.with(|d| d.set(level + 1));
-    let _leave = Leave(level);
-    let x = x.into();
-    arena::scope(
-        || {
-            let seeded = Fwd::join(x, Fwd::constant(1.0), bit);
-            f(seeded).split(bit)
-        },
-        |(p, q), keep| {
-            (
-                Fwd {
-                    blk: keep(p.blk),
-                    ..p
-                },
-                Fwd {
-                    blk: keep(q.blk),
-                    ..q
-                },
-            )
-        },
-    )
-}
-
-/// The derivative of `f: ℝ → ℝ` at `x`, by forward mode: FARFEL's `DERIV1`, VLAD's
-/// `J→(f, x, 1)`. The closure's scalar is [`Fwd`]; the result is a `Fwd` too, so that
-/// derivatives nest to any depth through closures and functions passed as arguments, with
-/// no perturbation confusion (each call has its own infinitesimal). At top level, read the
-/// number with `.val()`.
-///
-/// # Example
-///
-/// ```
-/// use fazang::prelude::*;
-/// use fazang::{derivative, Fwd};
-///
-/// // A derivative of a derivative (sin″ = -sin).
-/// let d2 = derivative(|x: Fwd| derivative(|y: Fwd| y.sin(), x), 0.5);
-/// assert!((d2.val() + 0.5_f64.sin()).abs() < 1e-15);
-///
-/// // Newton's method on a derivative: the minimum of (x - 3)² + 1, from functions
-/// // passed as arguments.
-/// fn root(f: impl Fn(Fwd) -> Fwd, mut x: Fwd, n: usize) -> Fwd {
-///     for _ in 0..n {
-///         let (y, dy) = fazang::value_and_derivative(&f, x);
-///         x = x - y / dy;
-///     }
-///     x
-/// }
-/// let f = |x: Fwd| (x - 3.0).powi(2) + 1.0;
-/// let argmin = root(|x| derivative(f, x), Fwd::from(0.0), 3);
-/// assert_eq!(argmin.val(), 3.0);
-/// ```
-pub fn derivative(f: impl FnOnce(Fwd) -> Fwd, x: impl Into<Fwd>) -> Fwd {
-    value_and_derivative(f, x).1
 }
