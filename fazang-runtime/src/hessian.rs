@@ -14,14 +14,34 @@ use crate::core::var::{jacobian_into, new_vars, Var};
 use crate::forward::Dual;
 
 /// Directions per pass of [`hessian`]: the lanes of the tape's block sweep.
+///
+/// ```
+/// assert_eq!(fazang::HESSIAN_LANES, 8);
+/// ```
 pub const HESSIAN_LANES: usize = crate::core::tape::LANES;
 
 /// The scalar of the closures [`hessian`] differentiates: a dual number over `Var` with
 /// [`HESSIAN_LANES`] tangent lanes.
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::{hessian, HessianScalar};
+/// fn f(x: &[HessianScalar]) -> HessianScalar {
+///     x[0] * x[1].exp()
+/// }
+/// let (_, _, h) = hessian(f, &[2.0, 0.0]);
+/// assert_eq!(h, vec![vec![0.0, 1.0], vec![1.0, 2.0]]);
+/// ```
 pub type HessianScalar = Dual<Var, [Var; HESSIAN_LANES]>;
 
 /// The scalar of the closures [`hessian_vector_product`] differentiates: a dual number
 /// over `Var` with one tangent.
+///
+/// ```
+/// use fazang::{hessian_vector_product, HvpScalar};
+/// let f = |x: &[HvpScalar]| x[0] * x[0] * x[0];
+/// assert_eq!(hessian_vector_product(f, &[2.0], &[1.0]).1, vec![12.0]);
+/// ```
 pub type HvpScalar = Dual<Var>;
 
 /// Value, gradient and Hessian of `f: ℝⁿ → ℝ` at `x`: `(f(x), ∇f(x), rows)` with

@@ -15,6 +15,12 @@ thread_local! {
 
 /// What a closure given to [`jvp`] may return: one dual number (a scalar function) or a
 /// `Vec` of them (a vector function), read back as values and directional derivatives.
+///
+/// ```
+/// use fazang::{Dual, JvpOutput};
+/// assert_eq!(Dual::new(1.0, 2.0).split(), (1.0, 2.0));
+/// assert_eq!(vec![Dual::new(1.0, 2.0)].split(), (vec![1.0], vec![2.0]));
+/// ```
 pub trait JvpOutput {
     /// `(value, derivative)`: `(f64, f64)` or `(Vec<f64>, Vec<f64>)`.
     type Out;
