@@ -19,9 +19,11 @@
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
+//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
 mod activate;
+mod adjoint;
 pub mod composite;
 pub mod core;
 pub mod dist;
@@ -30,6 +32,7 @@ pub mod forward;
 mod hessian;
 mod interop;
 pub mod math;
+pub mod ode;
 #[doc(hidden)]
 pub mod private;
 mod real;
@@ -63,6 +66,7 @@ pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, 
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
 };
+pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,

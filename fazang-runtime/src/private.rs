@@ -10,6 +10,10 @@ use std::ops::{Add, Div, Mul, Rem, Sub};
 pub use crate::core::scope::NestedScope as Scope;
 
 pub use crate::activate::{Outputs, Param};
+pub use crate::adjoint::{
+    accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
+    Stacks, ZerosLike,
+};
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::seed::{
@@ -73,6 +77,7 @@ bound_alias! {
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
+        + Rem<S, Output = S>
         + for<'b> Add<&'b S, Output = S>
         + for<'b> Sub<&'b S, Output = S>
         + for<'b> Mul<&'b S, Output = S>
@@ -91,6 +96,7 @@ bound_alias! {
         + Sub<f64, Output = S>
         + Mul<f64, Output = S>
         + Div<f64, Output = S>
+        + Rem<f64, Output = S>
         + for<'b> Add<&'b f64, Output = S>
         + for<'b> Sub<&'b f64, Output = S>
         + for<'b> Mul<&'b f64, Output = S>

@@ -195,7 +195,11 @@ pub trait Args: Copy {
     fn inner(&self, ctx: &<Self::Ret as Real>::__Ctx, k: usize, i: usize) -> Inner<Self>;
     /// Record partial `d` with respect to element `i` of argument `k`.
     #[doc(hidden)]
-    fn push(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>);
+    fn push(&self, p: &mut Partials<Self::Ret>, k: usize, i: usize, d: f64);
+    /// Record partial `d`, computed one derivative order below the result, with respect
+    /// to element `i` of argument `k`.
+    #[doc(hidden)]
+    fn push_in(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>);
 }
 
 /// The scalar a distribution's value and partials are computed in: `f64` for `f64` and
@@ -247,7 +251,14 @@ macro_rules! args_methods {
             }
         }
         #[inline(always)]
-        fn push(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>) {
+        fn push(&self, p: &mut Partials<Self::Ret>, k: usize, i: usize, d: f64) {
+            match k {
+                $($n => p.push(<Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)), d),)*
+                _ => unreachable!("no argument {k}"),
+            }
+        }
+        #[inline(always)]
+        fn push_in(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>) {
             match k {
                 $($n => p.push(<Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)), d),)*
                 _ => unreachable!("no argument {k}"),
@@ -275,6 +286,9 @@ macro_rules! pending {
                 unreachable!()
             }
             fn push(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
+                unreachable!()
+            }
+            fn push_in(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
                 unreachable!()
             }
         }

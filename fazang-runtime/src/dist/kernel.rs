@@ -165,14 +165,14 @@ pub(crate) fn density<O: Args, const K: usize>(
                 let (_, d) = kernel(i, vectors);
                 for (k, &dk) in d.iter().enumerate() {
                     if vectors.d[k] {
-                        x.ops.push(p, k, i, dk);
+                        x.ops.push_in(p, k, i, dk);
                     }
                 }
             }
         }
         for (k, &a) in acc.iter().enumerate() {
             if scalars.d[k] {
-                x.ops.push(p, k, 0, a);
+                x.ops.push_in(p, k, 0, a);
             }
         }
     })

@@ -94,14 +94,14 @@ fn normal_scalar_parameters<O: Args>(n: usize, x: &Vals<O>) -> O::Ret {
     O::Ret::__from_partials_in(&x.ctx, value, |p| {
         if active[0] {
             for i in 0..n {
-                x.ops.push(p, 0, i, -(x.get(0, i) - m) * inv_s2);
+                x.ops.push_in(p, 0, i, -(x.get(0, i) - m) * inv_s2);
             }
         }
         if active[1] {
-            x.ops.push(p, 1, 0, s1 * inv_s2);
+            x.ops.push_in(p, 1, 0, s1 * inv_s2);
         }
         if active[2] {
-            x.ops.push(p, 2, 0, (s2 * inv_s2 - nf) * inv_s);
+            x.ops.push_in(p, 2, 0, (s2 * inv_s2 - nf) * inv_s);
         }
     })
 }
