@@ -86,13 +86,30 @@ fn stale() -> ! {
     )
 }
 
-/// Run `f` with this thread's arena.
-#[inline]
+/// Run `f` with this thread's arena (`try_with`, which inlines, rather than `with`, which
+/// does not: as the tape does).
+#[inline(always)]
 fn with<R>(f: impl FnOnce(&mut Arena) -> R) -> R {
-    ARENA.with(|a| match a.try_borrow_mut() {
+    let r = ARENA.try_with(|a| match a.try_borrow_mut() {
         Ok(mut a) => f(&mut a),
-        Err(_) => panic!("fazang: the forward-mode arena is busy (re-entrant use)"),
-    })
+        Err(_) => busy(),
+    });
+    match r {
+        Ok(r) => r,
+        Err(_) => gone(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn busy() -> ! {
+    panic!("fazang: the forward-mode arena is busy (re-entrant use)")
+}
+
+#[cold]
+#[inline(never)]
+fn gone() -> ! {
+    panic!("fazang: the forward-mode arena was used while its thread was exiting")
 }
 
 /// A new block holding `values`.

@@ -49,17 +49,17 @@ pub struct Fwd {
     pub(super) blk: Block,
 }
 
-/// Coefficients of a `Fwd` while an operation works on them: on the stack up to 16
-/// (four perturbations), on the heap beyond.
+/// Coefficients of a `Fwd` while an operation works on them: on the stack up to 8
+/// (three perturbations), on the heap beyond.
 enum Buf {
-    Small([f64; 16], usize),
+    Small([f64; 8], usize),
     Big(Vec<f64>),
 }
 
 impl Buf {
     fn zeros(len: usize) -> Buf {
-        if len <= 16 {
-            Buf::Small([0.0; 16], len)
+        if len <= 8 {
+            Buf::Small([0.0; 8], len)
         } else {
             Buf::Big(vec![0.0; len])
         }
@@ -89,21 +89,6 @@ impl std::ops::DerefMut for Buf {
 #[inline]
 fn top(mask: u64) -> u64 {
     1 << (63 - mask.leading_zeros())
-}
-
-/// The index, within the subsets of `to`, of the subset `s` of `from` (`from ⊆ to`).
-#[inline]
-fn spread(s: usize, from: u64, to: u64) -> usize {
-    let (mut out, mut j, mut bits) = (0, 0, from);
-    while bits != 0 {
-        let b = bits & bits.wrapping_neg();
-        if s & (1 << j) != 0 {
-            out |= 1 << (to & (b - 1)).count_ones();
-        }
-        bits &= bits - 1;
-        j += 1;
-    }
-    out
 }
 
 impl Fwd {
@@ -137,9 +122,35 @@ impl Fwd {
     fn dense_in(&self, to: u64) -> Buf {
         let mut out = Buf::zeros(1 << to.count_ones());
         out[0] = self.v;
+        if self.mask == 0 {
+            return out;
+        }
         arena::read(self.blk, |c| {
+            if self.mask == to {
+                out[1..=c.len()].copy_from_slice(c);
+                return;
+            }
+            // Where each bit of self.mask lands in `to`, then the index of every subset
+            // from the one without its lowest bit.
+            let mut pos = [0usize; 64];
+            let (mut bits, mut j) = (self.mask, 0);
+            while bits != 0 {
+                let b = bits & bits.wrapping_neg();
+                pos[j] = 1 << (to & (b - 1)).count_ones();
+                bits &= bits - 1;
+                j += 1;
+            }
+            let (mut small, mut big) = ([0usize; 16], Vec::new());
+            let idx: &mut [usize] = if c.len() < 16 {
+                &mut small[..=c.len()]
+            } else {
+                big.resize(c.len() + 1, 0);
+                &mut big
+            };
             for (s, &x) in c.iter().enumerate() {
-                out[spread(s + 1, self.mask, to)] = x;
+                let s = s + 1;
+                idx[s] = idx[s & (s - 1)] | pos[s.trailing_zeros() as usize];
+                out[idx[s]] = x;
             }
         });
         out
