@@ -166,6 +166,8 @@
 //! assert_eq!(gs, vec![1.0, 2.0, 3.0, 4.0]);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use fazang_macros::{deriv_rule, differentiate};
 pub use fazang_runtime::*;
 

@@ -22,6 +22,11 @@
 //! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+#![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
+// simba's `SimdValue` declares two methods `unsafe`; their impls for `Var` are the only
+// `unsafe` tokens (no unsafe operation), allowed where they are.
+#![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
+
 mod activate;
 mod adjoint;
 pub mod composite;
@@ -29,10 +34,14 @@ pub mod core;
 pub mod dist;
 mod drivers;
 pub mod forward;
+pub mod graph;
 mod hessian;
 mod interop;
+#[cfg(feature = "nalgebra")]
+pub mod linalg;
 pub mod math;
 pub mod ode;
+pub mod param;
 #[doc(hidden)]
 pub mod private;
 mod real;

@@ -29,6 +29,10 @@ pub use crate::rule::{
     RulePartials,
 };
 
+// Parameters of every shape as one run of inputs (`fazang::param`, whose `Param` adds
+// nalgebra, ndarray and registered structs to the shapes of `activate::Param` above).
+pub use crate::param::{AdjointReader, Inputs};
+
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
 macro_rules! bound_alias {
@@ -177,6 +181,39 @@ impl IntoScalar<Var> for Var {
 #[inline(always)]
 pub fn lit<S: Real>(v: f64) -> S {
     S::from(v)
+}
+
+/// A data value of a type the macro cannot see (the result of a call on data) passed
+/// next to active arguments: an `f64` becomes the parameter's scalar, integers and
+/// `bool`s pass through.
+pub trait Pass<T> {
+    /// The value as the parameter takes it.
+    fn pass(self) -> T;
+}
+
+impl<T: Real> Pass<T> for f64 {
+    #[inline(always)]
+    fn pass(self) -> T {
+        T::from(self)
+    }
+}
+
+macro_rules! pass_through {
+    ($($t:ty),*) => {$(
+        impl Pass<$t> for $t {
+            #[inline(always)]
+            fn pass(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+pass_through!(bool, usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// [`Pass::pass`].
+#[inline(always)]
+pub fn pass<V: Pass<T>, T>(v: V) -> T {
+    v.pass()
 }
 
 /// Data of any shape made of `f64`s (arrays, vectors) converted to the same shape of

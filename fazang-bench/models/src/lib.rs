@@ -3,6 +3,8 @@
 //! `_jacobian`; the generic body it makes also runs on `Var` for the runtime drivers
 //! (`gradient_into(|x| rosenbrock::<Var>(x), ..)`).
 
+#![forbid(unsafe_code)]
+
 use fazang::prelude::*;
 
 /// Rosenbrock's function: Σ_{i<n-1} 100 (x_{i+1} - x_i²)² + (1 - x_i)².
@@ -15,6 +17,33 @@ pub fn rosenbrock(x: &[f64]) -> f64 {
             100.0 * t * t + u * u
         })
         .sum()
+}
+
+/// Rosenbrock's function as a plain loop (how most users write it): the same sum.
+#[differentiate]
+pub fn rosenbrock_loop(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() - 1 {
+        let t = x[i + 1] - x[i] * x[i];
+        let u = 1.0 - x[i];
+        s += 100.0 * t * t + u * u;
+    }
+    s
+}
+
+/// The logistic log-likelihood as two plain loops over a row-major design matrix.
+#[differentiate(wrt(beta))]
+pub fn log_lik_loop(beta: &[f64], x: &[f64], y: &[f64]) -> f64 {
+    let d = beta.len();
+    let mut ll = 0.0;
+    for r in 0..y.len() {
+        let mut eta = 0.0;
+        for j in 0..d {
+            eta += x[r * d + j] * beta[j];
+        }
+        ll += y[r] * eta - eta.exp().ln_1p();
+    }
+    ll
 }
 
 /// Logistic-regression log-likelihood Σᵢ yᵢ ηᵢ - ln(1 + e^ηᵢ), ηᵢ = xᵢ·β (`x` row-major,

@@ -1,7 +1,7 @@
 //! Every elementary function, defined once: its value on `f64` and its derivative as an
 //! expression generic over the scalar.
 //!
-//! The table ([`with_unary_table!`]) gives, per function, the value `v = f(x)` on `f64`
+//! The table (`with_unary_table!`) gives, per function, the value `v = f(x)` on `f64`
 //! and the local derivative f'(x) in terms of `x` and `v`, written for any [`Real`] `T`.
 //! Every number type is built from it:
 //!
@@ -17,8 +17,9 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
+use crate::core::capture::op;
 use crate::core::pool::Pool;
-use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
+use crate::core::var::{binary_named, nary_named, unary_named, Var};
 use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
@@ -82,6 +83,15 @@ macro_rules! define_unary {
             use super::*;
             $(
                 #[doc = concat!("Derivative of `", stringify!($name), "` at `x`, given its value `v`.")]
+                #[doc = ""]
+                #[doc = "```"]
+                #[doc = "use fazang::math::elementary::deriv;"]
+                #[doc = concat!("// the partial `Var::", stringify!($name), "` records, here at x = 0.75")]
+                #[doc = concat!("let (x, v) = (0.75_f64, fazang::Real::", stringify!($name), "(0.75_f64));")]
+                #[doc = concat!("let g = fazang::gradient(|x| fazang::Real::", stringify!($name), "(x[0]), &[x]).1[0];")]
+                #[doc = concat!("let d = deriv::", stringify!($name), "(x, v);")]
+                #[doc = "assert!(d == g || d.is_nan() && g.is_nan()); // NaN outside the domain"]
+                #[doc = "```"]
                 #[inline]
                 #[allow(unused_variables)]
                 pub fn $name<T: Real>($x: T, $v: T) -> T {
@@ -170,7 +180,7 @@ macro_rules! var_methods {
             if self.is_constant() {
                 return Var::constant(v);
             }
-            unary_op(v, self, deriv::$name(x, v))
+            unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
         }
     )*};
 }
@@ -182,6 +192,13 @@ pub mod deriv2 {
 
     /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin; r = hypot(x, y), divided
     /// twice so that neither r² nor the quotients overflow or underflow needlessly.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dy, dx) = deriv2::atan2(1.0, 1.0);
+    /// assert!((dy - 0.5).abs() < 1e-15 && (dx + 0.5).abs() < 1e-15);
+    /// assert_eq!(deriv2::atan2(0.0, 0.0), (0.0, 0.0));
+    /// ```
     #[inline]
     pub fn atan2<T: Real>(y: T, x: T) -> (T, T) {
         let r = x.hypot(y);
@@ -194,13 +211,26 @@ pub mod deriv2 {
 
     /// `a / b = q`: (1/b, -q/b), with the quotient already computed (never 0·∞: a NaN
     /// partial only where the value is NaN).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::div(2.0, 3.0), (0.5, -1.5)); // 6 / 2 = 3
+    /// ```
     #[inline]
     pub fn div(b: f64, q: f64) -> (f64, f64) {
         (1.0 / b, -q / b)
     }
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
-    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears.
+    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears. At x = 0, where
+    /// 0^y jumps at y = 0, the derivative in y is the one-sided 0 of y > 0 (not -∞, which
+    /// times a zero adjoint would make NaN).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, dy) = deriv2::powf(2.0, 3.0, 8.0);
+    /// assert_eq!((dx, dy), (12.0, 8.0 * 2.0_f64.ln()));
+    /// ```
     #[inline]
     pub fn powf<T: Real>(x: T, y: T, v: T) -> (T, T) {
         let dx = if y == 0.0 {
@@ -208,12 +238,21 @@ pub mod deriv2 {
         } else {
             y * x.powf(y - 1.0)
         };
-        let dy = if v == 0.0 { T::from(0.0) } else { v * x.ln() };
+        let dy = if v == 0.0 || x == 0.0 {
+            T::from(0.0)
+        } else {
+            v * x.ln()
+        };
         (dx, dy)
     }
 
     /// `powi(x, n)`: n x^(n-1) (0 for n = 0; for n = i32::MIN, where n - 1 overflows,
     /// n xⁿ/x).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::powi(2.0, 3), 12.0);
+    /// ```
     #[inline]
     pub fn powi<T: Real>(x: T, n: i32) -> T {
         match n.checked_sub(1) {
@@ -224,6 +263,11 @@ pub mod deriv2 {
     }
 
     /// `hypot(a, b) = h`: (a/h, b/h), (0, 0) where h = 0.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::hypot(3.0, 4.0, 5.0), (0.6, 0.8));
+    /// ```
     #[inline]
     pub fn hypot<T: Real>(a: T, b: T, h: T) -> (T, T) {
         if h == 0.0 {
@@ -234,6 +278,13 @@ pub mod deriv2 {
     }
 
     /// `log(x, b) = ln x / ln b`: (1/(x ln b), -ln x/(b ln² b)).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, db) = deriv2::log(8.0, 2.0);
+    /// assert_eq!(dx, 1.0 / (8.0 * 2.0_f64.ln()));
+    /// assert!((db - -3.0 / (2.0 * 2.0_f64.ln())).abs() < 1e-15);
+    /// ```
     #[inline]
     pub fn log<T: Real>(x: T, b: T) -> (T, T) {
         let lb = b.ln();
@@ -241,6 +292,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::max(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::max_picks_first(2.0, 1.0) && deriv2::max_picks_first(1.0, f64::NAN));
+    /// ```
     #[inline]
     pub fn max_picks_first(a: f64, b: f64) -> bool {
         a >= b || b.is_nan()
@@ -248,6 +304,11 @@ pub mod deriv2 {
 
     /// `copysign(x, s)`: (±1, 0): 1 where the sign bits of `x` and `s` agree, -1 where
     /// they differ, and 0 at `x = 0` (as `abs`, which is `copysign(x, 1)`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::copysign(2.0, -1.0), (-1.0, 0.0));
+    /// ```
     #[inline]
     pub fn copysign(x: f64, s: f64) -> (f64, f64) {
         let dx = if x == 0.0 {
@@ -263,6 +324,11 @@ pub mod deriv2 {
     /// `a % b = r` and `a.rem_euclid(b) = r`: (1, -q) with `q = (a - r) / b` the integer
     /// quotient that produced `r` (exactly, for |q| < 2⁵²; from the rounded `a / b` it
     /// could be off by one next to a multiple of `b`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::rem(7.0, 2.0, 7.0 % 2.0), (1.0, -3.0));
+    /// ```
     #[inline]
     pub fn rem(a: f64, b: f64, r: f64) -> (f64, f64) {
         (1.0, -((a - r) / b).round())
@@ -270,6 +336,11 @@ pub mod deriv2 {
 
     /// `log_sum_exp(a, b)`: (σ(a - b), σ(b - a)) with σ the logistic function; (1/2, 1/2)
     /// where a = b (also both infinite).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::log_sum_exp(1.0, 1.0), (0.5, 0.5));
+    /// ```
     #[inline]
     pub fn log_sum_exp<T: Real>(a: T, b: T) -> (T, T) {
         if a == b {
@@ -281,6 +352,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::min(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::min_picks_first(1.0, 2.0) && !deriv2::min_picks_first(3.0, 2.0));
+    /// ```
     #[inline]
     pub fn min_picks_first(a: f64, b: f64) -> bool {
         a <= b || b.is_nan()
@@ -441,7 +517,7 @@ impl Real for Var {
             ops: PARTIALS.with(Pool::take),
         };
         partials(&mut p);
-        let out = nary_op_iter(value, p.ops.iter().copied());
+        let out = nary_named("from_partials", value, p.ops.iter().copied());
         let used = p.ops.len();
         PARTIALS.with(|b| b.give(p.ops, used));
         out
@@ -459,7 +535,8 @@ impl Real for Var {
     #[inline]
     fn __dot2(self, a: Var, o: Var, b: Var) -> Var {
         let v = self.val() * a.val() + o.val() * b.val();
-        nary_op_iter(
+        nary_named(
+            "dot2",
             v,
             [(self, a.val()), (a, self.val()), (o, b.val()), (b, o.val())],
         )
@@ -478,44 +555,49 @@ impl Real for Var {
     {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
-        Some(crate::core::var::vector_op(&inputs, values, vjp))
+        Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
     }
     with_unary_table!(var_methods);
     #[inline]
     fn __polygamma(self, n: u32) -> Var {
         let x = self.val();
-        unary_op(special::polygamma(n, x), self, special::polygamma(n + 1, x))
+        unary_named(
+            op!("polygamma"),
+            special::polygamma(n, x),
+            self,
+            special::polygamma(n + 1, x),
+        )
     }
     #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();
         let (da, db) = deriv2::atan2(self.val(), x.val());
-        binary_op(self.val().atan2(x.val()), self, da, x, db)
+        binary_named(op!("atan2"), self.val().atan2(x.val()), self, da, x, db)
     }
     #[inline]
     fn log(self, base: impl Into<Var>) -> Var {
         let b = base.into();
         let (da, db) = deriv2::log(self.val(), b.val());
-        binary_op(self.val().log(b.val()), self, da, b, db)
+        binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
     }
     #[inline]
     fn powi(self, n: i32) -> Var {
         let x = self.val();
-        unary_op(x.powi(n), self, deriv2::powi(x, n))
+        unary_named(op!("powi"), x.powi(n), self, deriv2::powi(x, n))
     }
     #[inline]
     fn powf(self, n: impl Into<Var>) -> Var {
         let y = n.into();
         let v = self.val().powf(y.val());
         let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
-        binary_op(v, self, dx, y, dy)
+        binary_named(op!("powf"), v, self, dx, y, dy)
     }
     #[inline]
     fn hypot(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let h = self.val().hypot(b.val());
         let (da, db) = deriv2::hypot(self.val(), b.val(), h);
-        binary_op(h, self, da, b, db)
+        binary_named(op!("hypot"), h, self, da, b, db)
     }
     #[inline]
     fn min(self, other: impl Into<Var>) -> Var {
@@ -539,7 +621,7 @@ impl Real for Var {
     fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
         let (a, b) = (a.into(), b.into());
         let v = self.val().mul_add(a.val(), b.val());
-        nary_op(v, &[self, a, b], &[a.val(), self.val(), 1.0])
+        nary_named("mul_add", v, [(self, a.val()), (a, self.val()), (b, 1.0)])
     }
     #[inline]
     fn signum(self) -> Var {
@@ -564,19 +646,31 @@ impl Real for Var {
     #[inline]
     fn copysign(self, sign: impl Into<Var>) -> Var {
         let (x, s) = (self.val(), sign.into().val());
-        unary_op(x.copysign(s), self, deriv2::copysign(x, s).0)
+        unary_named(
+            op!("copysign"),
+            x.copysign(s),
+            self,
+            deriv2::copysign(x, s).0,
+        )
     }
     #[inline]
     fn rem_euclid(self, rhs: impl Into<Var>) -> Var {
         let b = rhs.into();
         let r = self.val().rem_euclid(b.val());
         let (da, db) = deriv2::rem(self.val(), b.val(), r);
-        binary_op(r, self, da, b, db)
+        binary_named(op!("rem_euclid"), r, self, da, b, db)
     }
     #[inline]
     fn log_sum_exp(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let (da, db) = deriv2::log_sum_exp(self.val(), b.val());
-        binary_op(special::log_sum_exp2(self.val(), b.val()), self, da, b, db)
+        binary_named(
+            op!("log_sum_exp"),
+            special::log_sum_exp2(self.val(), b.val()),
+            self,
+            da,
+            b,
+            db,
+        )
     }
 }

@@ -104,8 +104,15 @@ impl Gen<'_> {
         }
         let x = self.expr(a);
         let sp = a.span;
+        let call_result = matches!(
+            &a.peel().kind,
+            Kind::Call(..) | Kind::MethodCall(..) | Kind::Try(..)
+        );
         match &abs {
             _ if self.is_passive_float(a) => quote_spanned!(sp=> ::fazang::__private::lit(#x)),
+            Abs::Unknown(false) if call_result => {
+                quote_spanned!(sp=> ::fazang::__private::pass(#x))
+            }
             Abs::Ref(inner) if matches!(inner.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
                 quote_spanned!(sp=> &*::fazang::__private::adapt_ref(#x))
             }
