@@ -212,6 +212,13 @@ const BERNOULLI: [f64; 10] = [
 /// (-1)ⁿ⁺¹ [(n-1)!/xⁿ + n!/(2xⁿ⁺¹) + Σₖ B₂ₖ (2k+n-1)!/((2k)! x²ᵏ⁺ⁿ)] up to B₂₀, whose
 /// first omitted term is below 1e-17 of the result there. Poles (x = 0, -1, -2, ...) give
 /// NaN.
+///
+/// ```
+/// use fazang::math::special::polygamma;
+/// // The trigamma function at 1 is ζ(2) = π²/6.
+/// let pi2_6 = std::f64::consts::PI.powi(2) / 6.0;
+/// assert!((polygamma(1, 1.0) - pi2_6).abs() < 1e-15);
+/// ```
 pub fn polygamma(n: u32, x: f64) -> f64 {
     if n == 0 {
         return digamma(x);
