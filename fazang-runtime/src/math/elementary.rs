@@ -580,7 +580,7 @@ impl Real for Var {
         let (da, db) = deriv2::log(self.val(), b.val());
         binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
     }
-    #[inline]
+    #[inline(always)]
     fn powi(self, n: i32) -> Var {
         let x = self.val();
         unary_named(op!("powi"), x.powi(n), self, deriv2::powi(x, n))
