@@ -276,3 +276,36 @@ fn custom_operations_with_f64_partials_refuse_second_derivatives() {
         "{msg}"
     );
 }
+
+struct Model;
+
+impl Model {
+    /// An associated rule function: x² c.
+    #[deriv_rule(x => 2.0 * x * c, c => x * x)]
+    fn scaled_square(x: f64, c: f64) -> f64 {
+        x * x * c
+    }
+}
+
+/// A `mut` parameter changed by the body, and a data parameter.
+#[deriv_rule(x => (x * 3.0).cos() * 3.0)]
+fn sin3(mut x: f64, k: i32) -> f64 {
+    x *= 3.0;
+    x.sin() + f64::from(k)
+}
+
+#[test]
+fn rules_in_impl_blocks_with_mut_and_data_parameters() {
+    // f = sin(3x) + 2 + x² c: H = [[-9 sin 3x + 2c, 2x], [2x, 0]].
+    let f = |v: &[HessianScalar]| sin3(v[0], 2) + Model::scaled_square(v[0], v[1]);
+    let (val, g, h) = hessian(f, &[0.4, 1.5]);
+    assert_close(val, (1.2_f64).sin() + 2.0 + 0.16 * 1.5, 1e-15, "value");
+    assert_all_close(
+        &g,
+        &[3.0 * 1.2_f64.cos() + 2.0 * 0.4 * 1.5, 0.16],
+        1e-14,
+        "gradient",
+    );
+    assert_all_close(&h[0], &[-9.0 * 1.2_f64.sin() + 3.0, 0.8], 1e-14, "H row 0");
+    assert_all_close(&h[1], &[0.8, 0.0], 1e-14, "H row 1");
+}
