@@ -179,3 +179,66 @@ fn hessian_expansion_in_both_modes() {
 fn a_direction_of_the_wrong_length_is_refused() {
     f_jvp(0.7, &[0.3, -1.2, 2.0], &[1.0, 2.0]);
 }
+
+/// A differentiable struct parameter, seeded like any other shape.
+#[deriv_rule]
+#[derive(Clone, Debug)]
+struct Point {
+    x: f64,
+    y: f64,
+    label: String,
+}
+
+/// p(z, s) = z.x² z.y + s z.x.
+#[differentiate]
+fn p(z: Point, s: f64) -> f64 {
+    z.x * z.x * z.y + s * z.x
+}
+
+/// `p_hessian(z, s)` with a struct parameter: inputs z.x, z.y, s.
+fn p_hessian(z: Point, s: f64) -> (f64, (Point, f64), Vec<Vec<f64>>) {
+    let __fz_n = ::fazang::__private::Seed::count(&z) + ::fazang::__private::Seed::count(&s);
+    let mut __fz_s =
+        ::fazang::__private::HessianSession::<::fazang::__private::Reverse>::new(__fz_n);
+    while let Some(mut __fz_pass) = __fz_s.next_pass() {
+        let __fz_z = __fz_pass.seed(&z);
+        let __fz_s2 = __fz_pass.seed(&s);
+        __fz_pass.finish(p(__fz_z, __fz_s2));
+    }
+    let (__fz_v, __fz_g, __fz_h) = __fz_s.finish();
+    let mut __fz_it = __fz_g.into_iter();
+    let __fz_grad = (
+        ::fazang::__private::Composite::adjoint(&z, &mut __fz_it),
+        ::fazang::__private::Param::grad(&s, &mut __fz_it),
+    );
+    (__fz_v, __fz_grad, __fz_h)
+}
+
+#[test]
+fn struct_parameters_are_seeded_field_by_field() {
+    let z = Point {
+        x: 1.5,
+        y: -0.5,
+        label: "a".into(),
+    };
+    let (v, (gz, gs), h) = p_hessian(z.clone(), 2.0);
+    assert_close(v, 1.5 * 1.5 * -0.5 + 2.0 * 1.5, 1e-15, "value");
+    assert_all_close(
+        &[gz.x, gz.y, gs],
+        &[2.0 * 1.5 * -0.5 + 2.0, 2.25, 1.5],
+        1e-15,
+        "gradient",
+    );
+    assert_eq!(gz.label, "a");
+    assert_eq!(
+        h,
+        vec![
+            vec![-1.0, 3.0, 1.0],
+            vec![3.0, 0.0, 0.0],
+            vec![1.0, 0.0, 0.0]
+        ]
+    );
+    let mut dir = ::fazang::__private::Direction::new(&[1.0, 0.0, 0.0], 3);
+    let (zd, sd) = (dir.seed(&z), dir.seed(&2.0));
+    assert_eq!(p(zd, sd).eps, gz.x);
+}
