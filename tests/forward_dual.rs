@@ -132,3 +132,22 @@ fn tangent_lanes_are_skipped_when_they_are_constant_zeros() {
     );
     clear_tape();
 }
+
+/// Generic numeric code written against `num_traits::Float` only.
+fn softplus<T: num_traits::Float>(x: T) -> T {
+    (T::one() + x.exp()).ln()
+}
+
+#[test]
+fn num_traits_float_code_runs_on_every_forward_scalar() {
+    use fazang::{Fwd, Jet, Taylor};
+    let s = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let d = softplus(Dual::variable(0.3));
+    assert_close(d.eps, s(0.3), 1e-15, "Dual");
+    let t = softplus(Taylor::<2>::variable(0.3)).derivatives();
+    assert_close(t[2], s(0.3) * (1.0 - s(0.3)), 1e-15, "Taylor");
+    let j = softplus(Jet::<1, 2, 3>::variable(0.3, 0));
+    assert_close(j.partial([2]), t[2], 1e-15, "Jet");
+    let f = fazang::derivative(|x: Fwd| softplus(x), 0.3);
+    assert_close(f.val(), s(0.3), 1e-15, "Fwd");
+}

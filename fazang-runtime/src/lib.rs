@@ -45,6 +45,8 @@ pub mod param;
 #[doc(hidden)]
 pub mod private;
 mod real;
+#[doc(hidden)]
+pub mod real_calls;
 mod rule;
 mod rule_check;
 mod seed;

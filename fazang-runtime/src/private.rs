@@ -14,6 +14,8 @@ pub use crate::adjoint::{
     accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
     Stacks, ZerosLike,
 };
+pub use crate::real_calls as real;
+pub use num_traits::Float;
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::seed::{

@@ -200,6 +200,8 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
 }
 
 number_ops!([S: Real, T: Tangent<S>] Dual<S, T>, []);
+crate::interop::num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
+crate::interop::inherent_math!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
 
 /// `f(x)` for a unary function given its value on `S` and its derivative there (not
 /// computed at all when the tangent is zero: on `Var` it would record a node for nothing).

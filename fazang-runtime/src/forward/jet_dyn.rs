@@ -471,3 +471,5 @@ impl Graded for JetDyn {
 
 number_ops!([] JetDyn, []);
 graded_real!([] JetDyn, []);
+crate::interop::num_traits_for!(JetDyn);
+crate::interop::inherent_math!(JetDyn);

@@ -361,6 +361,8 @@ impl Arith for Fwd {
 }
 
 number_ops!([] Fwd, []);
+crate::interop::num_traits_for!(Fwd);
+crate::interop::inherent_math!(Fwd);
 
 macro_rules! fwd_methods {
     ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(

@@ -47,7 +47,7 @@ pub trait OdeSystem {
     /// ```
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
     where
-        S: Real,
+        S: Real + num_traits::Float,
         f64: ScalarOps<S>,
         S: IntoScalar<S>,
         for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
@@ -57,7 +57,7 @@ pub trait OdeSystem {
 impl<T: OdeSystem + ?Sized> OdeSystem for &T {
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
     where
-        S: Real,
+        S: Real + num_traits::Float,
         f64: ScalarOps<S>,
         S: IntoScalar<S>,
         for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
@@ -138,7 +138,7 @@ macro_rules! ode_system {
         impl $crate::ode::OdeSystem for $ty {
             fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
             where
-                S: $crate::Real,
+                S: $crate::Real + $crate::private::Float,
                 f64: $crate::private::ScalarOps<S>,
                 S: $crate::private::IntoScalar<S>,
                 for<'a> &'a S: $crate::private::RefOps<S> + $crate::private::RefScalarOps<S>,

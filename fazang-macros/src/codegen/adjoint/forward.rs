@@ -93,7 +93,9 @@ impl<'c, 'a> Fwd<'c, 'a> {
     /// it, and there is an old value (not the first and only `let` outside loops).
     pub fn saves(&self, id: BindId, at_let: bool) -> bool {
         let cx = self.cx;
-        cx.tbr.contains(&id) && !(at_let && self.depth == 0 && !cx.assigned.contains(&id))
+        let first_and_only = at_let && self.depth == 0 && !cx.assigned.contains(&id);
+        let recomputed = at_let && cx.plan.recompute.contains(&id);
+        cx.tbr.contains(&id) && !first_and_only && !recomputed
     }
 
     fn block(&mut self, b: &Block) -> TokenStream {
@@ -186,7 +188,11 @@ impl<'c, 'a> Fwd<'c, 'a> {
                 quote!(#save #p = #v;)
             }
             Kind::Binary(op, place, v) if is_compound(op) => {
-                let save = self.save_place(place);
+                let save = if self.cx.plan.free.contains(&e.id) {
+                    TokenStream::new()
+                } else {
+                    self.save_place(place)
+                };
                 let p = self.place(place);
                 let v = self.expr(v);
                 // The right side first, as f64 does (and the borrow checker wants).
@@ -296,6 +302,25 @@ impl<'c, 'a> Fwd<'c, 'a> {
         lens.into_iter()
             .reduce(|a, b| quote!(::core::cmp::min(#a, #b)))
             .expect("at least one slice")
+    }
+
+    /// The lets of a loop body computed again at the start of its reverse.
+    pub fn recomputations(&self, body: &Block) -> TokenStream {
+        let lets = body.stmts.iter().filter_map(|s| match s {
+            Stmt::Let(l) => {
+                let ids = simple_pat(&l.pat)?;
+                let init = l.init.as_ref()?;
+                match ids.as_slice() {
+                    [id] if self.cx.plan.recompute.contains(id) => {
+                        let (n, v) = (self.cx.name(*id), self.expr_ro(init));
+                        Some(quote!(#n = #v;))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+        quote!(#(#lets)*)
     }
 
     /// `i = __fz_k;` for a range loop's pattern.

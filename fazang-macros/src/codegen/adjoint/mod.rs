@@ -23,6 +23,7 @@ mod check;
 mod deriv;
 mod forward;
 mod normalize;
+mod recompute;
 mod reverse;
 mod tbr;
 
@@ -59,6 +60,8 @@ pub struct Cx<'a> {
     pub tbr: HashSet<BindId>,
     /// Bindings assigned after their declaration.
     pub assigned: HashSet<BindId>,
+    /// Lets recomputed in reverse and accumulations that save nothing.
+    pub plan: recompute::Plan,
     /// Counter for fresh temporaries.
     pub fresh: std::cell::Cell<usize>,
 }
@@ -105,13 +108,17 @@ pub fn grad_body(m: &Model, body: &Body, act: &Activity) -> Result<TokenStream, 
             None => true,
         })
         .collect();
+    let plan = recompute::plan(&body, act, &assigned);
+    let mut needed = tbr::needed(&body, act);
+    needed.extend(plan.reads.iter().copied());
     let cx = Cx {
         body: &body,
         act,
         hoisted,
         params,
-        tbr: tbr::needed(&body, act),
+        tbr: needed,
         assigned,
+        plan,
         fresh: std::cell::Cell::new(0),
     };
     Ok(emit(m, &cx))

@@ -180,7 +180,9 @@ impl Rev<'_, '_> {
                 let d = D::new(&self.f).run(v, quote!(#t));
                 quote!({ let #t = #adj; #adj = 0.0; #restore #d })
             }
-            Kind::Binary(op, place, v) if is_compound(op) => self.compound(op, place, v),
+            Kind::Binary(op, place, v) if is_compound(op) => {
+                self.compound(op, place, v, self.cx.plan.free.contains(&e.id))
+            }
             Kind::If(_, then, els) => {
                 let t = self.block(then);
                 let els = match els {
@@ -199,10 +201,14 @@ impl Rev<'_, '_> {
             Kind::While(_, _, body) => {
                 self.f.depth += 1;
                 let b = self.block(body);
+                let again = self.f.recomputations(body);
                 self.f.depth -= 1;
                 quote! {{
                     let __fz_n = __fz_st.pop_ctrl();
-                    for _ in 0..__fz_n #b
+                    for _ in 0..__fz_n {
+                        #again
+                        #b
+                    }
                 }}
             }
             Kind::Block(_, _, b) => self.block(b),
@@ -216,8 +222,12 @@ impl Rev<'_, '_> {
         }
     }
 
-    fn compound(&self, op: &BinOp, place: &Expr, v: &Expr) -> TokenStream {
-        let restore = self.restore_place(place);
+    fn compound(&self, op: &BinOp, place: &Expr, v: &Expr, free: bool) -> TokenStream {
+        let restore = if free {
+            TokenStream::new()
+        } else {
+            self.restore_place(place)
+        };
         if !self.has_adjoint(place) {
             return restore;
         }
@@ -251,6 +261,7 @@ impl Rev<'_, '_> {
     fn for_loop(&mut self, p: &Pat, it: &Expr, body: &Block) -> TokenStream {
         self.f.depth += 1;
         let b = self.block(body);
+        let again = self.f.recomputations(body);
         self.f.depth -= 1;
         match loop_source(it).expect("checked") {
             Source::Range(r) => {
@@ -268,6 +279,7 @@ impl Rev<'_, '_> {
                     let __fz_s = __fz_st.pop_ctrl();
                     for __fz_k in ((__fz_s as #ty) #limits (__fz_e as #ty)).rev() {
                         #bind
+                        #again
                         #b
                     }
                 }}
@@ -279,6 +291,7 @@ impl Rev<'_, '_> {
                     let __fz_n = __fz_st.pop_ctrl() as usize;
                     for __fz_k in (0..__fz_n).rev() {
                         #bind
+                        #again
                         #b
                         #back
                     }
