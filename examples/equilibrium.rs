@@ -44,17 +44,20 @@ fn equilibrium(
     (a_star, b_star)
 }
 
-/// Player A's payoff (FARFEL's GMBIGA).
-fn payoff_a<S: Real>(a: S, b: S) -> S {
-    let price = -(a * 0.1) - b * 0.1 + 20.0;
-    let costs = a * (-(a * 0.05) + 10.0);
+/// Player A's payoff (FARFEL's GMBIGA), an ordinary function: `#[differentiate]` makes
+/// its body run on `Fwd` too.
+#[differentiate]
+fn payoff_a(a: f64, b: f64) -> f64 {
+    let price = 20.0 - 0.1 * a - 0.1 * b;
+    let costs = a * (10.0 - 0.05 * a);
     a * price - costs
 }
 
 /// Player B's payoff (FARFEL's GMBIGB).
-fn payoff_b<S: Real>(a: S, b: S) -> S {
-    let price = -(b * 0.1) - a * 0.0999 + 20.0;
-    let costs = b * (-(b * 0.05) + 10.005);
+#[differentiate]
+fn payoff_b(a: f64, b: f64) -> f64 {
+    let price = 20.0 - 0.1 * b - 0.0999 * a;
+    let costs = b * (10.005 - 0.05 * b);
     b * price - costs
 }
 
