@@ -149,3 +149,23 @@ fn calls_differentiated_on_the_tape_in_reverse() {
     assert_close(&g, &gt, 1e-13);
     assert!(with_calls_grad(1.0, -2.0, &y).is_err());
 }
+
+#[differentiate(wrt(beta, scale))]
+fn regression(beta: &[f64], scale: f64, xs: &[f64], ys: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..ys.len() {
+        let r = ys[i] - beta[0] - beta[1] * xs[i];
+        s += r * r;
+    }
+    -0.5 * s / (scale * scale) - ys.len() as f64 * scale.ln()
+}
+
+#[test]
+fn grad_into_writes_the_flat_gradient() {
+    let (xs, ys) = ([0.0, 1.0, 2.0], [0.1, 1.1, 1.9]);
+    let mut g = [0.0; 3];
+    let v = regression_grad_into(&[0.2, 0.8], 0.5, &xs, &ys, &mut g);
+    let (w, (gb, gs)) = regression_grad(&[0.2, 0.8], 0.5, &xs, &ys);
+    assert_eq!(v, w);
+    assert_close(&g, &[gb[0], gb[1], gs], 1e-14);
+}

@@ -82,8 +82,8 @@ fn f_hessian(x: f64, y: &[f64]) -> (f64, (f64, Vec<f64>), Vec<Vec<f64>>) {
     };
     let mut __fz_it = __fz_g.into_iter();
     let __fz_grad = (
-        ::fazang::__private::Param::grad(&x, &mut __fz_it),
-        ::fazang::__private::Param::grad(y, &mut __fz_it),
+        ::fazang::__private::Seed::shaped(&x, &mut __fz_it),
+        ::fazang::__private::Seed::shaped(y, &mut __fz_it),
     );
     (__fz_v, __fz_grad, __fz_h)
 }
@@ -208,8 +208,8 @@ fn p_hessian(z: Point, s: f64) -> (f64, (Point, f64), Vec<Vec<f64>>) {
     let (__fz_v, __fz_g, __fz_h) = __fz_s.finish();
     let mut __fz_it = __fz_g.into_iter();
     let __fz_grad = (
-        ::fazang::__private::Composite::adjoint(&z, &mut __fz_it),
-        ::fazang::__private::Param::grad(&s, &mut __fz_it),
+        ::fazang::__private::Seed::shaped(&z, &mut __fz_it),
+        ::fazang::__private::Seed::shaped(&s, &mut __fz_it),
     );
     (__fz_v, __fz_grad, __fz_h)
 }

@@ -9,7 +9,7 @@ use std::ops::{Add, Div, Mul, Rem, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
-pub use crate::activate::{Outputs, Param};
+pub use crate::activate::Outputs;
 pub use crate::adjoint::{
     accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
     Stacks, ZerosLike,
@@ -31,8 +31,7 @@ pub use crate::rule::{
     RulePartials,
 };
 
-// Parameters of every shape as one run of inputs (`fazang::param`, whose `Param` adds
-// nalgebra, ndarray and registered structs to the shapes of `activate::Param` above).
+// Parameters of every shape as one run of inputs (`fazang::param`).
 pub use crate::param::{AdjointReader, Inputs};
 
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that

@@ -29,6 +29,18 @@ pub trait Seed {
     fn count(&self) -> usize;
     /// Every `f64` made into a `T` by `make`, row-major.
     fn seed<T>(&self, make: &mut dyn FnMut(f64) -> T) -> Self::Of<T>;
+    /// This parameter's shape filled, row-major, from `flat` (a gradient given back in
+    /// the parameter's shape; zero once `flat` runs out).
+    ///
+    /// ```
+    /// use fazang::__private::Seed;
+    /// let x: &[f64] = &[1.0, 2.0];
+    /// let g = x.shaped(&mut [0.5, 0.25].into_iter());
+    /// assert_eq!(g, vec![0.5, 0.25]);
+    /// ```
+    fn shaped(&self, flat: &mut dyn Iterator<Item = f64>) -> Self::Of<f64> {
+        self.seed(&mut |_| flat.next().unwrap_or(0.0))
+    }
 }
 
 impl Seed for f64 {
