@@ -11,8 +11,8 @@ pub use crate::core::scope::NestedScope as Scope;
 
 pub use crate::activate::Outputs;
 pub use crate::adjoint::{
-    accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
-    Stacks, ZerosLike,
+    accumulate, d1, d2, d_clamp, d_powi, fused, no_fusion, recomputed, stacks, vjp_call,
+    zeros_like, Accumulate, NoFusion, Stacks, ZerosLike,
 };
 pub use crate::real_calls as real;
 pub use num_traits::Float;

@@ -210,12 +210,12 @@ fn grad_fns(m: &Model, a: &Analysed) -> TokenStream {
         let doc = " It records the function on the tape (`#[differentiate(tape)]`).";
         grad_fn(m, &gname, doc.into(), false)
     } else {
-        match crate::codegen::adjoint::grad_body(m, &a.body, &a.act) {
+        match a.adjoint.as_ref().expect("computed for scalar results") {
             Ok(body) => {
                 if debug {
                     eprintln!("#[differentiate] {name}: adjoint code\n{body}\n");
                 }
-                adjoint_grad_fn(m, &gname, body)
+                adjoint_grad_fn(m, &gname, body.clone())
             }
             Err(u) => {
                 if debug {
@@ -316,7 +316,14 @@ fn grad_fn(m: &Model, gname: &Ident, path_doc: String, hidden: bool) -> TokenStr
         #done
     };
     let doc2 = format!("{doc2}{path_doc}");
-    let out = sibling(m, gname, [doc1, doc2], ret, activations(m), rest);
+    // The tape twin records every operation, also of functions it calls.
+    let acts = activations(m);
+    let acts = if hidden {
+        quote!(let __fz_nf = ::fazang::__private::no_fusion(); #acts)
+    } else {
+        acts
+    };
+    let out = sibling(m, gname, [doc1, doc2], ret, acts, rest);
     if hidden {
         quote!(#[doc(hidden)] #out)
     } else {
