@@ -1,12 +1,13 @@
 //! Distributions of counts: Poisson (rate and log rate) and negative binomial.
 
-use super::args::{Arg, Args, IntArg, Ret};
+use super::args::{Arg, Args, Inner, IntArg, Ret};
 use super::check::{
     check_consistent_sizes, check_nonnegative, check_not_nan, check_positive_finite,
 };
-use super::kernel::{density, Hoist};
+use super::kernel::{density, Vals};
 use super::special::{digamma_ratio, div0, lgamma_ratio, ln_factorial, mul_log};
 use super::DomainError;
+use crate::Real;
 
 /// Log of the Poisson probability mass, summed over the elements:
 ///
@@ -51,14 +52,15 @@ pub fn poisson_lpmf<N: IntArg, L: Arg>(n: N, lambda: L) -> Result<L::Scalar, Dom
     if impossible {
         return Ok(f64::NEG_INFINITY.into());
     }
-    let ln_l = Hoist::new(lambda, f64::ln);
-    Ok(density(len, (lambda,), |i, need| {
-        let (k, l) = (n.int(i), lambda.value(i));
-        let kf = k as f64;
+    let x = Vals::new((lambda,));
+    let ln_l = x.hoist(0, |l| l.ln());
+    Ok(density(len, &x, |i, need| {
+        let (k, l) = (n.int(i), x.get(0, i));
+        let kf: Inner<(L,)> = (k as f64).into();
         let lp = if need.value {
             mul_log(kf, ln_l.at(i)) - l - ln_factorial(k)
         } else {
-            0.0
+            Default::default()
         };
         (lp, [div0(kf, l) - 1.0])
     }))
@@ -101,14 +103,15 @@ pub fn poisson_log_lpmf<N: IntArg, A: Arg>(n: N, alpha: A) -> Result<A::Scalar, 
     if impossible {
         return Ok(f64::NEG_INFINITY.into());
     }
-    let exp_a = Hoist::new(alpha, f64::exp);
-    Ok(density(len, (alpha,), |i, need| {
-        let (k, a, e) = (n.int(i), alpha.value(i), exp_a.at(i));
-        let kf = k as f64;
+    let x = Vals::new((alpha,));
+    let exp_a = x.hoist(0, |a| a.exp());
+    Ok(density(len, &x, |i, need| {
+        let (k, a, e) = (n.int(i), x.get(0, i), exp_a.at(i));
+        let kf: Inner<(A,)> = (k as f64).into();
         let lp = if need.value {
             mul_log(kf, a) - e - ln_factorial(k)
         } else {
-            0.0
+            Default::default()
         };
         (lp, [kf - e])
     }))
@@ -161,20 +164,21 @@ where
     check_nonnegative(F, "Failures variable", n)?;
     check_positive_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Precision parameter", phi)?;
-    Ok(density(len, (mu, phi), |i, need| {
-        let (k, m, p) = (n.int(i), mu.value(i), phi.value(i));
-        let kf = k as f64;
+    let x = Vals::new((mu, phi));
+    Ok(density(len, &x, |i, need| {
+        let (k, m, p) = (n.int(i), x.get(0, i), x.get(1, i));
+        let kf: Inner<(M, P)> = (k as f64).into();
         let ln1p_m_p = (m / p).ln_1p();
         let lp = if need.value {
             lgamma_ratio(p, kf) - ln_factorial(k) - mul_log(kf, (p / m).ln_1p()) - p * ln1p_m_p
         } else {
-            0.0
+            Default::default()
         };
         let dm = p * (kf - m) / (m * (m + p));
         let dp = if need.d[1] {
             digamma_ratio(p, k) + (m - kf) / (m + p) - ln1p_m_p
         } else {
-            0.0
+            Default::default()
         };
         (lp, [dm, dp])
     }))

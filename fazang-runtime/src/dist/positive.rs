@@ -5,10 +5,11 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_consistent_sizes, check_finite, check_nonnegative, check_positive_finite, sizes3,
 };
-use super::kernel::{density, Hoist};
+use super::kernel::{density, Vals};
 use super::normal::any_infinite;
 use super::special::{digamma, div0, lgamma, mul_log};
 use super::DomainError;
+use crate::Real;
 use std::f64::consts::LN_2;
 
 /// Log of the exponential density with rate (inverse scale) `beta`, summed over the
@@ -47,10 +48,11 @@ where
     )?;
     check_nonnegative(F, "Random variable", y)?;
     check_positive_finite(F, "Inverse scale parameter", beta)?;
-    let b = Hoist::new(beta, |b| (b.ln(), 1.0 / b));
-    Ok(density(n, (y, beta), |i, _| {
+    let x = Vals::new((y, beta));
+    let b = x.hoist(1, |b| (b.ln(), b.recip()));
+    Ok(density(n, &x, |i, _| {
         let (ln_b, inv_b) = b.at(i);
-        let (yi, bi) = (y.value(i), beta.value(i));
+        let (yi, bi) = (x.get(0, i), x.get(1, i));
         (ln_b - bi * yi, [-bi, inv_b - yi])
     }))
 }
@@ -97,22 +99,24 @@ where
     check_positive_finite(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Inverse scale parameter", beta)?;
-    let lg = Hoist::new(alpha, lgamma);
-    let dg = Hoist::new(alpha, digamma);
-    let b = Hoist::new(beta, |b| (b.ln(), 1.0 / b));
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let lg = x.hoist(1, lgamma);
+    let dg = x.hoist(1, digamma);
+    let b = x.hoist(2, |b| (b.ln(), b.recip()));
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_b, inv_b) = b.at(i);
         let ln_y = yi.ln();
         let lp = if need.value {
             ai * ln_b - lg.at(i) + mul_log(ai - 1.0, ln_y) - bi * yi
         } else {
-            0.0
+            zero()
         };
         let da = if need.d[1] {
             ln_b - dg.at(i) + ln_y
         } else {
-            0.0
+            zero()
         };
         (lp, [div0(ai - 1.0, yi) - bi, da, ai * inv_b - yi])
     }))
@@ -157,22 +161,24 @@ where
     check_positive_finite(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Scale parameter", beta)?;
-    let lg = Hoist::new(alpha, lgamma);
-    let dg = Hoist::new(alpha, digamma);
-    let b = Hoist::new(beta, |b| (b.ln(), 1.0 / b));
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let lg = x.hoist(1, lgamma);
+    let dg = x.hoist(1, digamma);
+    let b = x.hoist(2, |b| (b.ln(), b.recip()));
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_b, inv_b) = b.at(i);
-        let (ln_y, inv_y) = (yi.ln(), 1.0 / yi);
+        let (ln_y, inv_y) = (yi.ln(), yi.recip());
         let lp = if need.value {
             ai * ln_b - lg.at(i) - (ai + 1.0) * ln_y - bi * inv_y
         } else {
-            0.0
+            zero()
         };
         let da = if need.d[1] {
             ln_b - dg.at(i) - ln_y
         } else {
-            0.0
+            zero()
         };
         let dy = (bi * inv_y - ai - 1.0) * inv_y;
         (lp, [dy, da, ai * inv_b - inv_y])
@@ -219,16 +225,17 @@ where
     check_nonnegative(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let ln_alpha = Hoist::new(alpha, f64::ln);
-    let s = Hoist::new(sigma, |s| (s.ln(), 1.0 / s));
-    Ok(density(n, (y, alpha, sigma), |i, _| {
-        let (yi, ai) = (y.value(i), alpha.value(i));
+    let x = Vals::new((y, alpha, sigma));
+    let ln_alpha = x.hoist(1, |a| a.ln());
+    let s = x.hoist(2, |s| (s.ln(), s.recip()));
+    Ok(density(n, &x, |i, _| {
+        let (yi, ai) = (x.get(0, i), x.get(1, i));
         let (ln_s, inv_s) = s.at(i);
         let ln_y = yi.ln();
         let t = (yi * inv_s).powf(ai);
         let lp = ln_alpha.at(i) + mul_log(ai - 1.0, ln_y) - ai * ln_s - t;
-        let dy = div0(ai * (1.0 - t) - 1.0, yi);
-        let da = 1.0 / ai + mul_log(1.0 - t, ln_y - ln_s);
+        let dy = div0(ai * (-t + 1.0) - 1.0, yi);
+        let da = ai.recip() + mul_log(-t + 1.0, ln_y - ln_s);
         (lp, [dy, da, ai * (t - 1.0) * inv_s])
     }))
 }
@@ -273,20 +280,22 @@ where
     if any_infinite(y) {
         return Ok(Ret::<(Y, N)>::from(f64::NEG_INFINITY));
     }
-    let c = Hoist::new(nu, |v| -0.5 * v * LN_2 - lgamma(0.5 * v));
-    let dg = Hoist::new(nu, |v| digamma(0.5 * v));
-    Ok(density(n, (y, nu), |i, need| {
-        let (yi, half_nu) = (y.value(i), 0.5 * nu.value(i));
+    let x = Vals::new((y, nu));
+    let zero = || Default::default();
+    let c = x.hoist(1, |v| v * -0.5 * LN_2 - lgamma(v * 0.5));
+    let dg = x.hoist(1, |v| digamma(v * 0.5));
+    Ok(density(n, &x, |i, need| {
+        let (yi, half_nu) = (x.get(0, i), x.get(1, i) * 0.5);
         let ln_y = yi.ln();
         let lp = if need.value {
-            c.at(i) + mul_log(half_nu - 1.0, ln_y) - 0.5 * yi
+            c.at(i) + mul_log(half_nu - 1.0, ln_y) - yi * 0.5
         } else {
-            0.0
+            zero()
         };
         let dnu = if need.d[1] {
-            0.5 * (ln_y - dg.at(i) - LN_2)
+            (ln_y - dg.at(i) - LN_2) * 0.5
         } else {
-            0.0
+            zero()
         };
         (lp, [div0(half_nu - 1.0, yi) - 0.5, dnu])
     }))

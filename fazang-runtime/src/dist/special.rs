@@ -1,23 +1,31 @@
-//! Numerical helpers of the densities, on `f64`.
+//! Numerical helpers of the densities, generic over the scalar the kernels compute on
+//! (`f64` for the tape, the inner scalar of a dual number, a series): the same operations
+//! on `f64`, with branches chosen by value, so that their derivatives can be taken again.
 
-pub(crate) use crate::math::special::digamma;
+use crate::Real;
 
 /// ½ ln(2π).
 pub(crate) const HALF_LN_TWO_PI: f64 = 0.918_938_533_204_672_8;
 /// ln π.
 pub(crate) const LN_PI: f64 = 1.144_729_885_849_400_2;
 
-/// ln Γ(x) (libm's `lgamma`).
+/// ln Γ(x) (libm's `lgamma` on `f64`).
 #[inline]
-pub(crate) fn lgamma(x: f64) -> f64 {
-    libm::lgamma(x)
+pub(crate) fn lgamma<T: Real>(x: T) -> T {
+    x.log_gamma()
+}
+
+/// ψ(x), the digamma function.
+#[inline]
+pub(crate) fn digamma<T: Real>(x: T) -> T {
+    x.digamma()
 }
 
 /// `a · ln_x`, taken as 0 when `a` is 0 (so `0 · ln 0 = 0`, Stan's `multiply_log`).
 #[inline]
-pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
+pub(crate) fn mul_log<T: Real>(a: T, ln_x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a * ln_x
     }
@@ -26,73 +34,66 @@ pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
 /// `a / x`, taken as 0 when `a` is 0 (the partial of `a · ln x`, consistent with
 /// [`mul_log`]).
 #[inline]
-pub(crate) fn div0(a: f64, x: f64) -> f64 {
+pub(crate) fn div0<T: Real>(a: T, x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a / x
-    }
-}
-
-/// ln(1 + eˣ) without overflow or underflow.
-#[inline]
-pub(crate) fn log1p_exp(x: f64) -> f64 {
-    if x > 0.0 {
-        x + (-x).exp().ln_1p()
-    } else {
-        x.exp().ln_1p()
     }
 }
 
 /// ln(1 + x) - x, accurate also where the difference is much smaller than x (|x| small,
 /// where it is about -x²/2): for -0.5 ≤ x ≤ 1 from ln(1 + x) = 2 atanh(s), s = x/(2 + x),
 /// as -s·x + 2(s³/3 + s⁵/5 + ...) (|s| ≤ 1/3, no cancellation); directly elsewhere.
-pub(crate) fn log1pmx(x: f64) -> f64 {
-    if !(-0.5..=1.0).contains(&x) {
+pub(crate) fn log1pmx<T: Real>(x: T) -> T {
+    if !(-0.5..=1.0).contains(&x.val()) {
         return x.ln_1p() - x;
     }
-    let s = x / (2.0 + x);
+    let s = x / (x + 2.0);
     let s2 = s * s;
     // 2 Σ_{k≥1} s^(2k+1)/(2k+1): s² ≤ 1/9, 17 terms reach 1e-17 relative.
     let mut term = s * s2;
-    let mut sum = 0.0;
+    let mut sum = T::from(0.0);
     let mut k = 3.0;
     while k < 40.0 {
         sum += term / k;
         term *= s2;
         k += 2.0;
     }
-    2.0 * sum - s * x
+    sum * 2.0 - s * x
 }
 
 /// ψ(x) - ln x for x > 0: the asymptotic series in 1/x for x ≥ 10 (so that the result,
 /// about -1/(2x), keeps its relative accuracy however large x is), the difference below.
-pub(crate) fn digamma_minus_ln(x: f64) -> f64 {
+pub(crate) fn digamma_minus_ln<T: Real>(x: T) -> T {
     if x < 10.0 {
         return digamma(x) - x.ln();
     }
-    let r = 1.0 / x;
+    let r = x.recip();
     let f = r * r;
     // Bernoulli-number coefficients B_2k / (2k), as in `digamma`.
-    -0.5 * r
-        + f * (-1.0 / 12.0
-            + f * (1.0 / 120.0
-                + f * (-1.0 / 252.0
-                    + f * (1.0 / 240.0
-                        + f * (-1.0 / 132.0 + f * (691.0 / 32760.0 + f * (-1.0 / 12.0)))))))
+    r * -0.5
+        + f * ((f
+            * ((f
+                * ((f
+                    * ((f * ((f * ((f * (-1.0 / 12.0)) + 691.0 / 32760.0)) + -1.0 / 132.0))
+                        + 1.0 / 240.0))
+                    + -1.0 / 252.0))
+                + 1.0 / 120.0))
+            + -1.0 / 12.0)
 }
 
 /// ψ(x + ½) - ψ(x) - 1/(2x) for x > 0 (about 1/(8x²) for large x; the ν-partial of
 /// Student's t). For x ≥ 20 its asymptotic series Σ (2 - 2^(1-2k)) B₂ₖ/(2k x^(2k)); below,
 /// the recurrence E(x) = E(x + 1) + ¼ / (x (x + ½)(x + 1)), whose terms are all positive.
-pub(crate) fn half_shift_digamma_excess(x: f64) -> f64 {
+pub(crate) fn half_shift_digamma_excess<T: Real>(x: T) -> T {
     let mut x = x;
-    let mut acc = 0.0;
+    let mut acc = T::from(0.0);
     while x < 20.0 {
-        acc += 0.25 / (x * (x + 0.5) * (x + 1.0));
+        acc += (x * (x + 0.5) * (x + 1.0)).recip() * 0.25;
         x += 1.0;
     }
-    let f = 1.0 / (x * x);
+    let f = (x * x).recip();
     // (2 - 2^(1-2k)) B_2k / (2k), k = 1..8.
     let c = [
         1.0 / 8.0,
@@ -104,21 +105,21 @@ pub(crate) fn half_shift_digamma_excess(x: f64) -> f64 {
         5461.0 / 32768.0,
         -929569.0 / 1048576.0,
     ];
-    let series = c.iter().rev().fold(0.0, |acc, &ck| acc * f + ck) * f;
+    let series = c.iter().rev().fold(T::from(0.0), |acc, &ck| acc * f + ck) * f;
     acc + series
 }
 
 /// ln B(a, b) = ln Γ(a) + ln Γ(b) - ln Γ(a + b) for a, b > 0, without the cancellation
 /// of the plain sum when an argument is large: Stirling's formula in difference form
 /// when both are ≥ 10, [`lgamma_ratio`] when one is, the plain sum otherwise.
-pub(crate) fn lbeta(a: f64, b: f64) -> f64 {
+pub(crate) fn lbeta<T: Real>(a: T, b: T) -> T {
     let (x, y) = if a <= b { (a, b) } else { (b, a) };
     if y < 10.0 {
         lgamma(x) + lgamma(y) - lgamma(x + y)
     } else if x < 10.0 {
         lgamma(x) - lgamma_ratio(y, x)
     } else {
-        -(x - 0.5) * (y / x).ln_1p() - y * (x / y).ln_1p() - 0.5 * y.ln()
+        -(x - 0.5) * (y / x).ln_1p() - y * (x / y).ln_1p() - y.ln() * 0.5
             + HALF_LN_TWO_PI
             + stirling_remainder(x)
             + stirling_remainder(y)
@@ -128,21 +129,24 @@ pub(crate) fn lbeta(a: f64, b: f64) -> f64 {
 
 /// The Stirling series remainder ln Γ(z) - ((z - ½) ln z - z + ½ ln 2π), for z ≥ 10
 /// (seven terms: error below 1e-17 there).
-pub(crate) fn stirling_remainder(z: f64) -> f64 {
-    let r = 1.0 / z;
+pub(crate) fn stirling_remainder<T: Real>(z: T) -> T {
+    let r = z.recip();
     let r2 = r * r;
-    r * (1.0 / 12.0
-        + r2 * (-1.0 / 360.0
-            + r2 * (1.0 / 1260.0
-                + r2 * (-1.0 / 1680.0
-                    + r2 * (1.0 / 1188.0 + r2 * (-691.0 / 360_360.0 + r2 / 156.0))))))
+    r * ((r2
+        * ((r2
+            * ((r2
+                * ((r2 * ((r2 * ((r2 / 156.0) + -691.0 / 360_360.0)) + 1.0 / 1188.0))
+                    + -1.0 / 1680.0))
+                + 1.0 / 1260.0))
+            + -1.0 / 360.0))
+        + 1.0 / 12.0)
 }
 
 /// ln Γ(x + k) - ln Γ(x) for x > 0, k ≥ 0, without the cancellation of the plain
 /// difference when x is large (Stirling's formula in a difference form).
-pub(crate) fn lgamma_ratio(x: f64, k: f64) -> f64 {
+pub(crate) fn lgamma_ratio<T: Real>(x: T, k: T) -> T {
     if k == 0.0 {
-        return 0.0;
+        return T::from(0.0);
     }
     if x < 10.0 {
         return lgamma(x + k) - lgamma(x);
@@ -168,9 +172,9 @@ pub(crate) fn lchoose(n: i64, k: i64) -> f64 {
 
 /// ψ(x + k) - ψ(x) for an integer k ≥ 0: the finite sum Σ 1/(x + j) for small k (exact
 /// where the difference of digammas would cancel), the difference otherwise.
-pub(crate) fn digamma_ratio(x: f64, k: i64) -> f64 {
+pub(crate) fn digamma_ratio<T: Real>(x: T, k: i64) -> T {
     if k <= 32 {
-        (0..k).map(|j| 1.0 / (x + j as f64)).sum()
+        (0..k).map(|j| (x + j as f64).recip()).sum()
     } else {
         digamma(x + k as f64) - digamma(x)
     }
