@@ -1,7 +1,7 @@
-//! What `#[differentiate]` will emit for `name_jvp`, `name_hessian` and `name_hvp`,
-//! written by hand for `fn f(x: f64, y: &[f64]) -> f64` and calling the runtime helpers
-//! exactly as the generated code will (`::fazang::__private`), checked against closed
-//! forms. The generic primal comes from `#[differentiate]` itself.
+//! The `name_jvp`, `name_hessian` and `name_hvp` that `#[differentiate]` generates, for
+//! scalar and slice parameters, vector results and `#[deriv_rule]` struct parameters,
+//! checked against closed forms (both Hessian modes: few inputs forward-over-forward,
+//! many reverse-over-forward) and against the runtime's `hessian` driver.
 
 #[allow(dead_code)]
 #[path = "support/close.rs"]
@@ -21,71 +21,6 @@ fn f(x: f64, y: &[f64]) -> f64 {
 #[differentiate]
 fn g(x: f64, y: &[f64]) -> Vec<f64> {
     vec![x * y[0], y[1].sin()]
-}
-
-// ---- The expansion (what the macro should emit) ----
-
-/// `f_jvp(x, y, v)`: value and directional derivative along v (inputs flattened in
-/// parameter order: x, then y).
-fn f_jvp(x: f64, y: &[f64], v: &[f64]) -> (f64, f64) {
-    let __fz_n = ::fazang::__private::Seed::count(&x) + ::fazang::__private::Seed::count(y);
-    let mut __fz_dir = ::fazang::__private::Direction::new(v, __fz_n);
-    let __fz_x = __fz_dir.seed(&x);
-    let __fz_y = __fz_dir.seed(y);
-    ::fazang::__private::jvp_scalar(f::<::fazang::Dual<f64>>(__fz_x, &__fz_y))
-}
-
-/// `g_jvp(x, y, v)`: values and J v of a vector function.
-fn g_jvp(x: f64, y: &[f64], v: &[f64]) -> (Vec<f64>, Vec<f64>) {
-    let __fz_n = ::fazang::__private::Seed::count(&x) + ::fazang::__private::Seed::count(y);
-    let mut __fz_dir = ::fazang::__private::Direction::new(v, __fz_n);
-    let __fz_x = __fz_dir.seed(&x);
-    let __fz_y = __fz_dir.seed(y);
-    ::fazang::__private::jvp_vector(g::<::fazang::Dual<f64>>(__fz_x, &__fz_y))
-}
-
-/// `f_hvp(x, y, v)`: value and H v (reverse-over-forward).
-fn f_hvp(x: f64, y: &[f64], v: &[f64]) -> (f64, Vec<f64>) {
-    let __fz_n = ::fazang::__private::Seed::count(&x) + ::fazang::__private::Seed::count(y);
-    let mut __fz_s = ::fazang::__private::Hvp::new(v, __fz_n);
-    let __fz_x = __fz_s.seed(&x);
-    let __fz_y = __fz_s.seed(y);
-    let __fz_out = f::<::fazang::HvpScalar>(__fz_x, &__fz_y);
-    __fz_s.finish(__fz_out)
-}
-
-/// `f_hessian(x, y)`: value, gradient shaped as `f_grad` shapes it, Hessian rows. Up to
-/// `FORWARD_HESSIAN_MAX` inputs forward-over-forward, above reverse-over-forward: the
-/// pass loop is emitted once per mode, with the concrete scalar.
-#[allow(clippy::type_complexity)]
-fn f_hessian(x: f64, y: &[f64]) -> (f64, (f64, Vec<f64>), Vec<Vec<f64>>) {
-    let __fz_n = ::fazang::__private::Seed::count(&x) + ::fazang::__private::Seed::count(y);
-    let (__fz_v, __fz_g, __fz_h) = if __fz_n <= ::fazang::__private::FORWARD_HESSIAN_MAX {
-        let mut __fz_s = ::fazang::__private::HessianSession::<
-            ::fazang::__private::Forward<{ ::fazang::__private::FORWARD_HESSIAN_MAX }>,
-        >::new(__fz_n);
-        while let Some(mut __fz_pass) = __fz_s.next_pass() {
-            let __fz_x = __fz_pass.seed(&x);
-            let __fz_y = __fz_pass.seed(y);
-            __fz_pass.finish(f(__fz_x, &__fz_y));
-        }
-        __fz_s.finish()
-    } else {
-        let mut __fz_s =
-            ::fazang::__private::HessianSession::<::fazang::__private::Reverse>::new(__fz_n);
-        while let Some(mut __fz_pass) = __fz_s.next_pass() {
-            let __fz_x = __fz_pass.seed(&x);
-            let __fz_y = __fz_pass.seed(y);
-            __fz_pass.finish(f(__fz_x, &__fz_y));
-        }
-        __fz_s.finish()
-    };
-    let mut __fz_it = __fz_g.into_iter();
-    let __fz_grad = (
-        ::fazang::__private::Seed::shaped(&x, &mut __fz_it),
-        ::fazang::__private::Seed::shaped(y, &mut __fz_it),
-    );
-    (__fz_v, __fz_grad, __fz_h)
 }
 
 // ---- Closed forms ----
@@ -193,25 +128,6 @@ struct Point {
 #[differentiate]
 fn p(z: Point, s: f64) -> f64 {
     z.x * z.x * z.y + s * z.x
-}
-
-/// `p_hessian(z, s)` with a struct parameter: inputs z.x, z.y, s.
-fn p_hessian(z: Point, s: f64) -> (f64, (Point, f64), Vec<Vec<f64>>) {
-    let __fz_n = ::fazang::__private::Seed::count(&z) + ::fazang::__private::Seed::count(&s);
-    let mut __fz_s =
-        ::fazang::__private::HessianSession::<::fazang::__private::Reverse>::new(__fz_n);
-    while let Some(mut __fz_pass) = __fz_s.next_pass() {
-        let __fz_z = __fz_pass.seed(&z);
-        let __fz_s2 = __fz_pass.seed(&s);
-        __fz_pass.finish(p(__fz_z, __fz_s2));
-    }
-    let (__fz_v, __fz_g, __fz_h) = __fz_s.finish();
-    let mut __fz_it = __fz_g.into_iter();
-    let __fz_grad = (
-        ::fazang::__private::Seed::shaped(&z, &mut __fz_it),
-        ::fazang::__private::Seed::shaped(&s, &mut __fz_it),
-    );
-    (__fz_v, __fz_grad, __fz_h)
 }
 
 #[test]

@@ -22,6 +22,14 @@ use crate::hessian::{symmetrize, HessianFwdScalar, HessianScalar, HvpScalar, HES
 /// let doubled: Vec<[f64; 2]> = x.seed(&mut |v| 2.0 * v);
 /// assert_eq!(doubled, vec![[2.0, 4.0], [6.0, 8.0]]);
 /// ```
+// Only a struct can miss it (every f64 shape has it): the message of `Composite`, so
+// that rustc reports an unregistered struct once.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a #[deriv_rule] struct, so #[differentiate] cannot take it as an active parameter",
+    label = "#[differentiate] takes a by-value parameter of a single capitalised type name for a #[deriv_rule] struct",
+    note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
+            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition"
+)]
 pub trait Seed {
     /// The same shape with `T` for `f64` (`Vec<T>` for a slice).
     type Of<T>;
@@ -43,6 +51,7 @@ pub trait Seed {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl Seed for f64 {
     type Of<T> = T;
     #[inline]
@@ -55,6 +64,7 @@ impl Seed for f64 {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<P: Seed, const N: usize> Seed for [P; N] {
     type Of<T> = [P::Of<T>; N];
     fn count(&self) -> usize {
@@ -66,6 +76,7 @@ impl<P: Seed, const N: usize> Seed for [P; N] {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<P: Seed> Seed for [P] {
     type Of<T> = Vec<P::Of<T>>;
     fn count(&self) -> usize {
@@ -76,6 +87,7 @@ impl<P: Seed> Seed for [P] {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<P: Seed> Seed for Vec<P> {
     type Of<T> = Vec<P::Of<T>>;
     fn count(&self) -> usize {
