@@ -1,6 +1,7 @@
 //! Hessians from the same body: ReverseDiffSource's Rosenbrock example, a Bayesian
 //! model's Hessian at its mode (the Laplace approximation's covariance), and a
-//! Hessian-vector product.
+//! Hessian-vector product, through the items `#[differentiate]` generates
+//! (`name_hessian`, `name_hvp`, `name_jvp`) and the runtime drivers that take closures.
 //!
 //! `cargo run --example hessian`
 use fazang::prelude::*;
@@ -24,12 +25,14 @@ fn log_posterior(theta: &[f64], y: &[f64]) -> Result<f64, DomainError> {
 fn main() -> Result<(), DomainError> {
     // rdiff(ex, x = Vector{Float64}, order = 2) at [0.5, 2.0] gives
     // (306.5, [-351.0, 350.0], [-498.0 -200.0; -200.0 200.0]).
-    let (v, g, h) = hessian(rosenbrock, &[0.5, 2.0]);
+    let (v, g, h) = rosenbrock_hessian(&[0.5, 2.0]);
     println!("Rosenbrock at (0.5, 2): value {v}, gradient {g:?}");
     println!("  Hessian {h:?}");
-    // Forward-over-forward, the fastest method for a few inputs, agrees.
+    // The runtime drivers, on closures, agree: reverse-over-forward for any number of
+    // inputs, forward-over-forward (what the generated item picks for up to 4 inputs).
+    let (_, _, h1) = hessian(rosenbrock, &[0.5, 2.0]);
     let (_, _, h2) = hessian_forward::<2, _>(rosenbrock, &[0.5, 2.0]);
-    assert_eq!(h, h2);
+    assert_eq!((&h, &h), (&h1, &h2));
 
     // A model: find the mode by Newton's method on the gradient and Hessian (from the
     // sample mean and log standard deviation), then the Laplace approximation's
@@ -39,12 +42,12 @@ fn main() -> Result<(), DomainError> {
     let var = y.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 5.0;
     let mut theta = [mean, 0.5 * var.ln()];
     for _ in 0..8 {
-        let (_, g, h) = hessian(|t| log_posterior(t, &y).unwrap(), &theta);
+        let (_, g, h) = log_posterior_hessian(&theta, &y)?;
         let det = h[0][0] * h[1][1] - h[0][1] * h[1][0];
         theta[0] -= (h[1][1] * g[0] - h[0][1] * g[1]) / det;
         theta[1] -= (h[0][0] * g[1] - h[1][0] * g[0]) / det;
     }
-    let (lp, g, h) = hessian(|t| log_posterior(t, &y).unwrap(), &theta);
+    let (lp, g, h) = log_posterior_hessian(&theta, &y)?;
     let det = h[0][0] * h[1][1] - h[0][1] * h[1][0];
     let cov = [
         [-h[1][1] / det, h[0][1] / det],
@@ -64,8 +67,14 @@ fn main() -> Result<(), DomainError> {
 
     // A Hessian-vector product (reverse-over-forward) and a directional derivative
     // (forward mode), without forming the Hessian.
-    let (_, hv) = hessian_vector_product(rosenbrock, &[0.5, 2.0], &[1.0, 1.0]);
-    let (_, d) = jvp(rosenbrock, &[0.5, 2.0], &[1.0, 1.0]);
+    let (_, hv) = rosenbrock_hvp(&[0.5, 2.0], &[1.0, 1.0]);
+    let (_, d) = rosenbrock_jvp(&[0.5, 2.0], &[1.0, 1.0]);
     println!("H v along (1, 1): {hv:?}; directional derivative {d}");
+    // The same through the drivers.
+    assert_eq!(
+        hessian_vector_product(rosenbrock, &[0.5, 2.0], &[1.0, 1.0]).1,
+        hv
+    );
+    assert_eq!(jvp(rosenbrock, &[0.5, 2.0], &[1.0, 1.0]).1, d);
     Ok(())
 }
