@@ -173,7 +173,9 @@ impl Check<'_> {
             Kind::Loop(..) => no("`loop`"),
             Kind::Break(..) | Kind::Continue(..) => no("`break` or `continue`"),
             Kind::Return(_) => no("a `return` inside a loop"),
-            Kind::Match(..) => no("`match`"),
+            Kind::Match(..) => {
+                no("a `match` on an active or computed value, or whose patterns bind variables")
+            }
             _ if !self.act.of_expr(e.id).active() && pure(e) => Ok(()),
             _ => no("an expression statement that is not an assignment or control flow"),
         }
@@ -258,6 +260,19 @@ impl Check<'_> {
                 self.value(x)
             }
             Kind::Block(BlockKind::Plain, None, b) if !active => self.block(b, false),
+            // The tests of a `match` made an `if` chain (`branches`).
+            Kind::Match(s, arms)
+                if !active && arms.iter().all(|a| super::branches::binds_nothing(&a.pat)) =>
+            {
+                self.value(s)?;
+                for a in arms {
+                    if let Some(g) = &a.guard {
+                        self.value(g)?;
+                    }
+                    self.value(&a.body)?;
+                }
+                Ok(())
+            }
             Kind::Tuple(xs) | Kind::Array(xs) if !active => {
                 xs.iter().try_for_each(|x| self.value(x))
             }

@@ -448,10 +448,20 @@ impl D<'_, '_, '_> {
         if fazang {
             return self.f.expr_ro(arg);
         }
+        let call_result = matches!(
+            &arg.peel().kind,
+            Kind::Call(..) | Kind::MethodCall(..) | Kind::Try(..)
+        );
         match aa {
             Abs::Float(false) => {
                 let v = self.val(arg);
                 quote!(::fazang::__private::lit(#v))
+            }
+            // A result of a call the macro cannot type (`double(a)`): the parameter's
+            // type decides, as in the generic body.
+            Abs::Unknown(false) if call_result => {
+                let x = self.f.expr_ro(arg);
+                quote!(::fazang::__private::pass(#x))
             }
             Abs::Ref(x) if matches!(x.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
                 let x = self.f.expr_ro(arg);

@@ -461,6 +461,20 @@ impl<'c, 'a> Fwd<'c, 'a> {
                 quote!(if #c #t #els)
             }
             Kind::Block(_, _, b) => self.value_block(b),
+            Kind::Match(s, arms) => {
+                // A `match` test of an `if` chain (data, binding nothing).
+                let s = self.expr_ro(s);
+                let arms = arms.iter().map(|a| {
+                    let p = crate::codegen::pat::print(&a.pat);
+                    let g = a.guard.as_ref().map(|g| {
+                        let g = self.expr_ro(g);
+                        quote!(if #g)
+                    });
+                    let b = self.expr_ro(&a.body);
+                    quote!(#p #g => #b)
+                });
+                quote!(match #s { #(#arms),* })
+            }
             _ => {
                 // Checked: nothing else reaches here.
                 quote!(::core::unreachable!())

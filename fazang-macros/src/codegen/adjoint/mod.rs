@@ -19,6 +19,7 @@
 //! Anything outside the subset makes the whole function take the tape, with the reason
 //! in the generated docs ([`Unsupported`]).
 
+mod branches;
 mod check;
 mod deriv;
 mod forward;
@@ -96,7 +97,8 @@ impl Cx<'_> {
 /// assembling the gradient from the adjoints (given per active parameter).
 pub fn grad_body(m: &Model, body: &Body, act: &Activity) -> Result<TokenStream, Unsupported> {
     let result = matches!(m.ret, Some(crate::types::ResultKind::ResultScalar));
-    let body = normalize::returns(body, result)?;
+    let body = branches::rewrite(body, act);
+    let body = normalize::returns(&body, result)?;
     let params: Vec<Option<Ident>> = (0..body.bindings.len())
         .map(|id| m.params.get(id).map(|p| p.ident.clone()))
         .collect();

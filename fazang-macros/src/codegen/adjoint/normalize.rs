@@ -131,10 +131,12 @@ impl N {
 }
 
 /// The statements of an `else` branch (a block, or an `else if`).
+/// An `else if` stays the branch's value (without `;`), so that as the result its
+/// branches get the `return`s too.
 fn else_stmts(x: Expr) -> Vec<Stmt> {
     match x.kind {
         Kind::Block(BlockKind::Plain, None, b) => b.stmts,
-        _ => vec![Stmt::Expr(x, true)],
+        _ => vec![Stmt::Expr(x, false)],
     }
 }
 

@@ -226,6 +226,15 @@ fn collect(e: &Expr, set: &mut HashSet<BindId>, all: &mut Vec<BindId>) {
         }
         Kind::Range(a, _, b) => a.iter().chain(b.iter()).for_each(|x| go(x)),
         Kind::Tuple(xs) | Kind::Array(xs) => xs.iter().for_each(go),
+        Kind::Match(x, arms) => {
+            go(x);
+            for a in arms {
+                if let Some(g) = &a.guard {
+                    go(g);
+                }
+                go(&a.body);
+            }
+        }
         Kind::If(c, t, els) => {
             go(c);
             block_locals(t, set, all);
