@@ -66,6 +66,9 @@ pub mod names {
     pub const HESSIAN: &str = "fazang_hessian";
     /// fazang's `hessian_forward` (forward-over-forward).
     pub const HESSIAN_FWD: &str = "fazang_hessian_forward";
+    /// The `name_hessian` `#[differentiate]` generates (forward-over-forward up to 4
+    /// inputs, reverse-over-forward above).
+    pub const HESSIAN_GENERATED: &str = "fazang_generated_hessian";
     /// One `hessian_vector_product` per column (reverse-over-forward, 1 direction).
     pub const HESSIAN_COLUMNS: &str = "fazang_hvp_columns";
 }

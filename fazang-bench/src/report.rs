@@ -147,10 +147,11 @@ fn print_ratios(rows: &[Row]) {
     }
 }
 
-const HESSIAN_COLUMNS_: [&str; 8] = [
+const HESSIAN_COLUMNS_: [&str; 9] = [
     PRIMAL,
     HAND,
     GRADIENT,
+    HESSIAN_GENERATED,
     HESSIAN,
     HESSIAN_FWD,
     HESSIAN_COLUMNS,
@@ -170,10 +171,11 @@ fn print_hessians(rows: &[Row]) {
         println!("| {} | {} | {} |", r.0, r.1, cells.join(" | "));
     }
     println!(
-        "\n| workload | hessian / gradient | hessian_forward / gradient | hessian / hand | \
-         num-dual / hessian | num-dual / hessian_forward | echidna (FoR) / hessian |"
+        "\n| workload | generated / gradient | generated / hand | num-dual / generated | \
+         hessian / gradient | hessian_forward / gradient | num-dual / hessian | \
+         num-dual / hessian_forward | echidna (FoR) / hessian |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in rows {
         let (h, hf, g) = (
             time_of(r, HESSIAN),
@@ -181,12 +183,15 @@ fn print_hessians(rows: &[Row]) {
             time_of(r, GRADIENT),
         );
         let nd = time_of(r, NUM_DUAL);
+        let gen = time_of(r, HESSIAN_GENERATED);
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.0,
+            ratio(gen, g),
+            ratio(gen, time_of(r, HAND)),
+            ratio(nd, gen),
             ratio(h, g),
             ratio(hf, g),
-            ratio(h, time_of(r, HAND)),
             ratio(nd, h),
             ratio(nd, hf),
             ratio(time_of(r, ECHIDNA), h)

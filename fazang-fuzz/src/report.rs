@@ -22,6 +22,15 @@ pub enum MacroGate {
 /// these; everything else is a failure of the macro.
 const REFUSAL_MARKERS: &[&str] = &["#[differentiate]", "differentiate", "derivative"];
 
+/// The README's documented limit ("One limit comes from Rust itself"): a plain helper
+/// without the attribute, called with an active value, is rustc's E0308 at the argument.
+fn plain_helper_limit(d: &Diag, line_tags: &[String]) -> bool {
+    d.code.as_deref() == Some("E0308")
+        && d.message.contains("mismatched types")
+        && d.rendered.contains("found type parameter")
+        && line_tags.iter().any(|t| t == "call-plain-helper")
+}
+
 /// A macro compile failure, classified.
 struct MacroFailure {
     id: String,
@@ -96,8 +105,10 @@ impl Report {
                     .push((b.id.clone(), f.clone(), b.line(f.line).to_string()));
                 continue;
             }
-            let refusal = f.first.code.is_none()
-                && REFUSAL_MARKERS.iter().any(|m| f.first.message.contains(m));
+            let tags = b.line_tags.get(f.line - 1).cloned().unwrap_or_default();
+            let refusal = (f.first.code.is_none()
+                && REFUSAL_MARKERS.iter().any(|m| f.first.message.contains(m)))
+                || plain_helper_limit(&f.first, &tags);
             self.save(b, if refusal { "refused" } else { "macro" }, &detail)?;
             let region = if f.region == Region::Check {
                 "check: "
@@ -110,7 +121,7 @@ impl Report {
                 refusal,
                 category: category(region, code, &f.first),
                 line_text: b.line(f.line).to_string(),
-                line_tags: b.line_tags.get(f.line - 1).cloned().unwrap_or_default(),
+                line_tags: tags,
                 message: f.first.message.clone(),
             });
         }

@@ -4,7 +4,8 @@
 //! Hessian-vector product per column, num-dual's `hessian` (`Dual2` numbers), echidna's
 //! forward-over-reverse Hessian (its bytecode tape recorded, then replayed on dual
 //! numbers 8 directions at a time: `hessian_vec::<8>`), a hand-written Hessian, and
-//! fazang's gradient for the Hessian / gradient ratio.
+//! fazang's gradient for the Hessian / gradient ratio, and the `name_hessian` that
+//! `#[differentiate]` generates for the same functions.
 
 use super::rosenbrock::rosenbrock_peer;
 use super::two_param::normal_lp_peer;
@@ -14,7 +15,7 @@ use crate::peers::{EchidnaBytecode, PeerNum};
 use crate::{assert_close, Variant, Workload};
 use fazang::prelude::*;
 use fazang::{hessian, hessian_forward, hessian_vector_product};
-use fazang_bench_models::{normal_lp, rosenbrock};
+use fazang_bench_models::{normal_lp, normal_lp_hessian, rosenbrock, rosenbrock_hessian};
 use nalgebra::SVector;
 use num_dual::{Dual2SVec64, DualNum};
 use std::rc::Rc;
@@ -149,6 +150,8 @@ pub fn rosenbrock_workload() -> Workload {
     assert_close("hessian rosenbrock fazang", &flat(&h), &want);
     let (_, _, h) = hessian_forward::<8, _>(rosenbrock, &x);
     assert_close("hessian rosenbrock forward", &flat(&h), &want);
+    let (_, _, h) = rosenbrock_hessian(&x);
+    assert_close("hessian rosenbrock generated", &flat(&h), &want);
     let mut h = vec![vec![0.0; N]; N];
     hessian_by_columns(&x, &mut h);
     assert_close("hessian rosenbrock columns", &flat(&h), &want);
@@ -158,7 +161,7 @@ pub fn rosenbrock_workload() -> Workload {
     assert_close("hessian rosenbrock echidna", &flat(&h), &want);
 
     let v = |name, run| Variant { name, run };
-    let xs: Vec<Rc<Vec<f64>>> = (0..8).map(|_| x.clone()).collect();
+    let xs: Vec<Rc<Vec<f64>>> = (0..9).map(|_| x.clone()).collect();
     let mut hand = vec![vec![0.0; N]; N];
     let mut cols = vec![vec![0.0; N]; N];
     let mut nd = vec![vec![0.0; N]; N];
@@ -201,6 +204,10 @@ pub fn rosenbrock_workload() -> Workload {
                 let x = x_[7].clone();
                 Box::new(move || echidna_hessian(rosenbrock_peer, &x)[0][0])
             }),
+            v(HESSIAN_GENERATED, {
+                let x = x_[8].clone();
+                Box::new(move || rosenbrock_hessian(&x).2[0][0])
+            }),
         ],
     }
 }
@@ -224,6 +231,8 @@ pub fn two_param_workload() -> Workload {
         assert_close("hessian two_param fazang", &flat(&h), &want);
         let (_, _, h) = hessian_forward::<2, _>(|x| normal_lp(x[0], x[1]), p);
         assert_close("hessian two_param forward", &flat(&h), &want);
+        let (_, _, h) = normal_lp_hessian(p[0], p[1]);
+        assert_close("hessian two_param generated", &flat(&h), &want);
         let mut h = vec![vec![0.0; 2]; 2];
         num_dual_hessian::<2>(|x| normal_lp_peer(x[0], x[1]), p, &mut h);
         assert_close("hessian two_param num-dual", &flat(&h), &want);
@@ -298,6 +307,10 @@ pub fn two_param_workload() -> Workload {
                     &pts,
                     Box::new(|p| echidna_hessian(|x| normal_lp_peer(x[0], x[1]), p)[0][1]),
                 ),
+            ),
+            v(
+                HESSIAN_GENERATED,
+                each(&pts, Box::new(|p| normal_lp_hessian(p[0], p[1]).2[0][1])),
             ),
         ],
     }
