@@ -409,14 +409,10 @@ impl Tape {
     #[inline]
     fn memory_policy(&mut self, used: usize) {
         let keep = self.typical.max(KEEP_RECORDS);
-        // A node owns at least one record, so `keep` bounds the nodes as well.
-        if self
-            .rec
-            .capacity()
-            .max(self.adj.capacity())
-            .max(self.block.capacity() * LANES)
-            > 4 * keep
-        {
+        // A node owns at least one record, and the adjoints and the block of a Jacobian
+        // (one entry per node) only grow with the records and shrink with them, so
+        // testing the records suffices.
+        if self.rec.capacity() > 4 * keep {
             self.shrink_to(2 * keep);
         }
         self.typical = (self.typical - self.typical / 16).max(used);
