@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 pub struct Diag {
     pub code: Option<String>,
     pub message: String,
+    /// The label of the primary span (`expected `S`, found `f64``), if any.
+    pub label: Option<String>,
     /// `bNNNNN` and 1-based line of the span that names a body file, if any.
     pub at: Option<(String, usize)>,
     pub rendered: String,
@@ -102,6 +104,7 @@ impl Builder {
             diags.push(Diag {
                 code: None,
                 message: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                label: None,
                 at: None,
                 rendered: String::new(),
             });
@@ -219,9 +222,15 @@ fn diag(m: &Value) -> Diag {
     let mut spans: Vec<&Value> = Vec::new();
     collect_spans(m, &mut spans);
     let at = spans.iter().find_map(|s| body_span(s));
+    let label = m["spans"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["is_primary"] == true))
+        .and_then(|s| s["label"].as_str())
+        .map(str::to_string);
     Diag {
         code: m["code"]["code"].as_str().map(str::to_string),
         message: m["message"].as_str().unwrap_or("").to_string(),
+        label,
         at,
         rendered: m["rendered"].as_str().unwrap_or("").to_string(),
     }

@@ -109,10 +109,11 @@ fn vec_of<G: Flatten>(g: G) -> Vec<f64> {
 }
 
 /// The plain or differentiated primal over the flattened active inputs.
-pub type PrimalFn = dyn Fn(&[f64]) -> Result<f64, String>;
+/// (Not `'static`: the checks' closures borrow the data drawn for the point.)
+pub type PrimalFn<'a> = dyn Fn(&[f64]) -> Result<f64, String> + 'a;
 
 /// `_grad` over the flattened active inputs: value and flattened gradient.
-pub type GradFn = dyn Fn(&[f64]) -> Result<(f64, Vec<f64>), String>;
+pub type GradFn<'a> = dyn Fn(&[f64]) -> Result<(f64, Vec<f64>), String> + 'a;
 
 /// A body's name and its generated `check` function.
 pub type Check = (&'static str, fn(&mut Harness));
@@ -190,7 +191,7 @@ impl Harness {
     }
 
     /// Check one point `p` (the active inputs, flattened); see the module documentation.
-    pub fn point(&mut self, p: &[f64], plain: &PrimalFn, ad: &PrimalFn, grad: &GradFn) {
+    pub fn point(&mut self, p: &[f64], plain: &PrimalFn<'_>, ad: &PrimalFn<'_>, grad: &GradFn<'_>) {
         let Some(want) = self.guard("plain-panic", p, || plain(p)) else {
             return;
         };
@@ -226,7 +227,7 @@ impl Harness {
         self.compare_partials(p, plain, &g);
     }
 
-    fn compare_partials(&mut self, p: &[f64], plain: &PrimalFn, g: &[f64]) {
+    fn compare_partials(&mut self, p: &[f64], plain: &PrimalFn<'_>, g: &[f64]) {
         for (j, &gj) in g.iter().enumerate() {
             let reference = catch_unwind(AssertUnwindSafe(|| reference(plain, p, j)));
             match reference {
@@ -285,7 +286,7 @@ pub fn agrees(g: f64, r: f64, err: f64) -> bool {
 /// The partial derivative of `f` along input `j` at `p`: Richardson-extrapolated central
 /// differences at base steps `h` and `0.3 h`; their disagreement (beyond rounding) says the
 /// function is not smooth within `h` of `p`.
-pub fn reference(f: &PrimalFn, p: &[f64], j: usize) -> Reference {
+pub fn reference(f: &PrimalFn<'_>, p: &[f64], j: usize) -> Reference {
     let h = 1e-3 * p[j].abs().max(1.0);
     let (Some(a), Some(b)) = (richardson(f, p, j, h), richardson(f, p, j, 0.3 * h)) else {
         return Reference::NotSmooth;
@@ -302,7 +303,7 @@ pub fn reference(f: &PrimalFn, p: &[f64], j: usize) -> Reference {
 
 /// `(4 D(h/2) - D(h)) / 3` with `D` the central difference, and the rounding noise of the
 /// smallest step; `None` if any evaluation is not a finite `Ok`.
-fn richardson(f: &PrimalFn, p: &[f64], j: usize, h: f64) -> Option<(f64, f64)> {
+fn richardson(f: &PrimalFn<'_>, p: &[f64], j: usize, h: f64) -> Option<(f64, f64)> {
     let mut q = p.to_vec();
     let mut eval = |x: f64| {
         q[j] = x;

@@ -36,6 +36,7 @@ struct Options {
     jobs: usize,
     timeout: u64,
     print: Option<usize>,
+    fazang: PathBuf,
 }
 
 const USAGE: &str = "\
@@ -53,7 +54,8 @@ usage: fazang-fuzz [options]
   --out DIR               work directory (target/fazang-fuzz)
   --jobs N                cargo build jobs (2)
   --timeout SECS          limit for running one batch's checks (300)
-  --print N               print body N of this seed as generated, and exit";
+  --print N               print body N of this seed as generated, and exit
+  --fazang DIR            the fazang checkout to test (the one this binary is in)";
 
 fn parse() -> Result<Options, String> {
     let root = workspace_root();
@@ -68,6 +70,7 @@ fn parse() -> Result<Options, String> {
         jobs: 2,
         timeout: 300,
         print: None,
+        fazang: root,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -88,6 +91,7 @@ fn parse() -> Result<Options, String> {
             "--jobs" => o.jobs = num(val()?)? as usize,
             "--timeout" => o.timeout = num(val()?)?,
             "--print" => o.print = Some(num(val()?)? as usize),
+            "--fazang" => o.fazang = PathBuf::from(val()?),
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
         }
@@ -121,7 +125,7 @@ fn run(o: &Options) -> std::io::Result<bool> {
     let builder = compile::Builder {
         dir: o.out.join("crate"),
         target: o.out.join("target"),
-        root: workspace_root(),
+        root: o.fazang.clone(),
         jobs: o.jobs,
         timeout: Duration::from_secs(o.timeout),
     };

@@ -108,7 +108,7 @@ impl Report {
             self.macro_.push(MacroFailure {
                 id: b.id.clone(),
                 refusal,
-                category: format!("{region}{code}: {}", normalize(&f.first.message)),
+                category: category(region, code, &f.first),
                 line_text: b.line(f.line).to_string(),
                 line_tags: b.line_tags.get(f.line - 1).cloned().unwrap_or_default(),
                 message: f.first.message.clone(),
@@ -293,6 +293,17 @@ impl Report {
             .collect();
         println!("    {}", line.join(", "));
     }
+}
+
+/// `E0308: mismatched types (expected `S`, found `f64`)`, generated names masked.
+fn category(region: &str, code: &str, d: &Diag) -> String {
+    let label = d
+        .label
+        .as_deref()
+        .filter(|l| !l.is_empty())
+        .map(|l| format!(" ({})", normalize(l)))
+        .unwrap_or_default();
+    format!("{region}{code}: {}{label}", normalize(&d.message))
 }
 
 fn gate_name(g: &MacroGate) -> String {

@@ -16,6 +16,12 @@ mod walk;
 
 pub use walk::abs_of_type;
 
+/// Questions about calls shared with the code generators.
+pub mod walk_support {
+    pub use super::walk::known_callee;
+    pub use super::walk::methods::is_self;
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -154,8 +160,25 @@ impl Activity {
     }
 }
 
+/// A function the body may call whose signature the macro knows: one of the same
+/// `#[differentiate]` module or impl block.
+#[derive(Clone)]
+pub struct Callee {
+    /// Per parameter (after the receiver): its value when the call is active (floats of
+    /// active parameters active), or `None` for a parameter that stays data.
+    pub params: Vec<Option<Abs>>,
+    /// The result when the call is active.
+    pub ret: Abs,
+    /// Called with a receiver (`self.name(..)`).
+    pub method: bool,
+}
+
+/// The known functions by name.
+pub type Callees = std::collections::HashMap<String, Callee>;
+
 /// Run the analysis. `params` gives the abstract value of each parameter (bindings
-/// `0..params.len()`), `ret` the function's result.
-pub fn analyse(body: &Body, params: Vec<Abs>, ret: Abs) -> Activity {
-    walk::run(body, params, ret)
+/// `0..params.len()`), `ret` the function's result, `callees` the functions whose
+/// signatures are known.
+pub fn analyse(body: &Body, params: Vec<Abs>, ret: Abs, callees: &Callees) -> Activity {
+    walk::run(body, params, ret, callees)
 }

@@ -14,6 +14,9 @@ mod rule;
 mod types;
 mod util;
 
+#[cfg(test)]
+mod no_panic;
+
 /// Differentiate an ordinary `f64` function: the function stays as it is, and
 /// `name_grad` (for an `f64` or `Result<f64, E>` result) or `name_jacobian` (for a
 /// `Vec<f64>` or `[f64; M]` result) appears beside it.
@@ -83,43 +86,64 @@ mod util;
 ///
 /// Options: `wrt(a, b)`; `grad = other_name`; `jacobian = other_name`.
 ///
+/// # Impl blocks and modules
+///
+/// On an inherent `impl` block, every method with an active parameter becomes
+/// differentiable (`self` is data) and gets its `_grad` method; on an inline `mod`, every
+/// function does, helpers included, so they can call each other with active values. A
+/// function inside may carry its own `#[differentiate(wrt(..))]`; constructors returning
+/// `Self` and functions without an active parameter are left as they are.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// struct Line {
+///     xs: Vec<f64>,
+///     ys: Vec<f64>,
+/// }
+///
+/// #[differentiate]
+/// impl Line {
+///     fn sse(&self, theta: &[f64]) -> f64 {
+///         let mut s = 0.0;
+///         for (x, y) in self.xs.iter().zip(&self.ys) {
+///             s += (y - theta[0] - theta[1] * x).powi(2);
+///         }
+///         s
+///     }
+/// }
+///
+/// let line = Line { xs: vec![0.0, 1.0], ys: vec![1.0, 3.0] };
+/// let (v, g) = line.sse_grad(&[1.0, 1.0]);
+/// assert_eq!((v, g), (1.0, vec![-2.0, -2.0]));
+/// ```
+///
 /// # How it works
 ///
-/// The function is made generic over the scalar: `fn normal_lp<S: Real>(mu: S, sigma: S)
-/// -> S where f64: ScalarOps<S>, ..`. With `S = f64` (what every existing caller gets) it
-/// is the original code, bit for bit; `name_grad` calls it with `S = Var` on a nested
-/// tape scope and sweeps backwards. Inside the body, the type `f64` becomes `S`, and a
-/// constant float that initialises a binding, is assigned, returned, or starts a `fold`
-/// becomes an `S` constant, so accumulators (`let mut acc = 0.0; acc += x;`) work.
-/// Calls to other `#[differentiate]` and `#[deriv_rule]` functions need nothing: they are
-/// generic too. A branch is differentiated along the path taken.
+/// The body is lowered into a model of its own, and an activity analysis (a dataflow
+/// fixed point) decides which values depend on an active parameter. The function becomes
+/// generic over the scalar, `fn normal_lp<S: Real>(mu: S, sigma: S) -> S where f64:
+/// ScalarOps<S>, ..`: data stays plain `f64` code as written, active values get `S`, and
+/// where data flows into an active place (`let mut s = y[i]; s -= a * x[i];`, `k.powf(x)`,
+/// an `if` arm, a return) it is converted there. With `S = f64` (what every existing
+/// caller gets) it is the original code, bit for bit; `name_grad` calls it with `S = Var`
+/// on a nested tape scope and sweeps backwards. A branch is differentiated along the
+/// path taken. `FAZANG_MACRO_DEBUG=1 cargo build` prints what the analysis found.
 ///
-/// # What a body cannot do (yet)
+/// # What a body cannot do
 ///
-/// - Call a plain `f64` function with an active value: rustc reports
-///   ``expected `f64`, found type parameter `S` `` pointing at the argument. Put
-///   `#[differentiate]` (or `#[deriv_rule]`) on that function, or pass `x.val()` if a
-///   constant is really meant.
-/// - Write `f64` in a type that holds *data* computed in an expression: every `f64` in
-///   the body means the active scalar, so `y.iter().map(|v| v.ln()).collect::<Vec<f64>>()`
-///   over a data slice fails with ``a value of type `Vec<S>` cannot be built from an
-///   iterator over elements of type `f64` ``, and a closure `|v: &f64| ..` over data with
-///   `type mismatch in closure arguments`. Leave such annotations out (`collect::<Vec<_>>()`,
-///   `|v| ..`). Bindings are fine: `let yi: f64 = y[i];` and `let s: f64 = y.iter().sum();`
-///   work for data and active values alike.
-/// - Negate a *reference* to an active value (`x.iter().map(|v| -v)`): rustc says
-///   ``cannot apply unary operator `-` to type `&S` ``; write `-*v`. (A `Neg` bound on
-///   `&S` would make every call of a differentiated function overflow the trait solver in
-///   crates that also link ndarray.)
-/// - Pass a float literal to another differentiated or rule function next to an active
-///   argument (`mul2(x, 2.0)` where `mul2(a: f64, b: f64)`): the literal stays `f64`
-///   while the parameter is `S` (``expected type parameter `S`, found floating-point
-///   number``). Bind it first: `let two = 2.0; mul2(x, two)` (a binding becomes an `S`).
-///   fazang's own functions (`normal_lpdf(mu, 0.0, 10.0)`, `x.powf(2.0)`) take literals.
-/// - `x as f64` on an active value: refused at compile time, since it would drop the
-///   derivative.
-/// - Methods with `self`, `async`/`const`/`unsafe`/`extern` functions, `&mut f64`
-///   parameters: refused with a message.
+/// - Call a plain `f64` function (one without the attribute) with an active value: the
+///   macro cannot see other functions, so rustc reports ``expected `f64`, found type
+///   parameter `S` `` at the argument. Put `#[differentiate]` on that function or on the
+///   `mod` around both (or pass `x.val()` if a constant is really meant).
+/// - `x as f64` (or `as f32`) on an active value: refused at compile time, since it would
+///   drop the derivative. Integer casts (`x.floor() as usize`) are fine.
+/// - Methods outside a differentiated `impl`, trait impls, `async`/`const`/`unsafe`/`extern`
+///   functions, `&mut f64` parameters of a standalone function, destructured parameters:
+///   refused with a message.
+/// - A by-value parameter of a single capitalised type name is taken for a
+///   `#[deriv_rule]` struct unless the body names its variants (`Orbit::Circular`); for a
+///   data struct list the active parameters with `wrt(..)`.
 #[proc_macro_attribute]
 pub fn differentiate(attr: TokenStream, item: TokenStream) -> TokenStream {
     differentiate::expand(attr.into(), item.into()).into()

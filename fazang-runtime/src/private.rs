@@ -5,7 +5,7 @@ use crate::core::scope::NestedScope;
 use crate::core::var::Var;
 use crate::math::slice::Mix;
 use crate::Real;
-use std::ops::{Add, Div, Mul, Sub};
+use std::ops::{Add, Div, Mul, Rem, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
@@ -38,6 +38,8 @@ bound_alias! {
         + Sub<f64, Output = f64>
         + Mul<f64, Output = f64>
         + Div<f64, Output = f64>
+        + Rem<f64, Output = f64>
+        + Rem<S, Output = S>
         + PartialEq<f64>
         + PartialOrd<f64>
         + Add<S, Output = S>
@@ -235,6 +237,48 @@ where
     #[inline]
     fn promote(self) -> Self::Output {
         self.iter().map(Promote::promote).collect()
+    }
+}
+
+/// Data passed by reference to a function the macro cannot see, next to active
+/// arguments: `&*adapt_ref(ys)` is `&[S]` (or `&[S; N]`) if the parameter is active, and
+/// the same data, borrowed, if it is a data parameter.
+#[inline(always)]
+pub fn adapt_ref<T: Real, D: DataRef + ?Sized>(x: &D) -> D::Adapted<'_, T> {
+    x.adapt()
+}
+
+/// A slice, vector or array of `f64` that [`adapt_ref`] accepts.
+pub trait DataRef {
+    /// The same container of `T`, borrowed when `T` is `f64`.
+    type Adapted<'a, T: Real>: std::ops::Deref
+    where
+        Self: 'a;
+    /// The data as `T`s.
+    fn adapt<T: Real>(&self) -> Self::Adapted<'_, T>;
+}
+
+impl DataRef for [f64] {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [T]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T]> {
+        T::__from_data(self)
+    }
+}
+
+impl DataRef for Vec<f64> {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [T]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T]> {
+        T::__from_data(self)
+    }
+}
+
+impl<const N: usize> DataRef for [f64; N] {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [T; N]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T; N]> {
+        T::__from_data_array(self)
     }
 }
 

@@ -138,6 +138,20 @@ pub trait Real:
     /// ```
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
 
+    /// A slice of data as a slice of `Self`: borrowed when `Self` is `f64` (no copy),
+    /// converted otherwise. For differentiated bodies passing data where a function
+    /// takes an active slice.
+    #[doc(hidden)]
+    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Owned(x.iter().map(|&v| Self::from(v)).collect())
+    }
+
+    /// An array of data as an array of `Self`, borrowed when `Self` is `f64`.
+    #[doc(hidden)]
+    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [Self; N]> {
+        std::borrow::Cow::Owned(x.map(Self::from))
+    }
+
     /// The values of a slice, borrowed when `Self` is `f64` (no copy) and collected
     /// otherwise. For `#[deriv_rule]` bodies, which see `&[f64]`.
     #[doc(hidden)]

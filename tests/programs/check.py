@@ -15,7 +15,8 @@ inside the program's `mod NAME { .. }` (a module cannot be reopened from outside
 `//@ top` puts it at the end of the file. Every shim also gets shims/common.rs.
 
 `today` compiles each program as written (with the attributes), as tests/NAME.rs, and
-prints its first compile error (rustc's short format) or, if it compiles, runs its tests.
+prints its first compile error (rustc's short format) or, if it compiles, runs its tests
+and clippy (`-D warnings`, as CI does) and prints the first lint.
 
 Usage: python3 tests/programs/check.py [plain|today] [--no-clippy] [NAME ...]
 """
@@ -87,7 +88,12 @@ def today(names, env):
             else:
                 run = subprocess.run(["cargo", "test", "-q", "--test", name], cwd=ROOT, env=env,
                                      capture_output=True, text=True)
-                print(f"{name}: compiles; tests {'pass' if run.returncode == 0 else 'FAIL'}")
+                cmd = ["cargo", "clippy", "--test", name, "--message-format", "short", "--",
+                       "-D", "warnings"]
+                lint = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+                lints = [l for l in lint.stderr.split("\n") if ": error" in l]
+                print(f"{name}: compiles; tests {'pass' if run.returncode == 0 else 'FAIL'}; "
+                      f"clippy -D warnings: {lints[0] if lints else 'clean'}")
                 if run.returncode != 0:
                     print(run.stdout[-3000:])
         finally:

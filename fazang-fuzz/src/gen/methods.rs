@@ -176,7 +176,9 @@ impl Ctx<'_> {
         let refs: Vec<&E> = std::iter::once(&r).chain(args.iter()).collect();
         if name == "%" {
             let code = format!("{} % {}", r.at(2), args[0].at(1));
-            return E::from(code, iv, 2, &refs);
+            let mut e = E::from(code, iv, 2, &refs);
+            e.untyped = r.untyped && args[0].untyped;
+            return e;
         }
         let name = name.trim_end_matches("_active");
         let arg_code: Vec<String> = args.iter().map(|a| a.code.clone()).collect();

@@ -414,10 +414,11 @@ impl Ctx<'_> {
         self.line(&format!("let mut {it} = 0;"));
         let counter = Var::new(it.clone(), Ty::Usize, Iv::new(1.0, limit as f64));
         let n = self.rng.usize(1..4);
-        // The counter is advanced first, so that `continue` in the body cannot skip it.
+        // The counter is advanced first, so that `continue` in the body cannot skip it,
+        // and the condition is parenthesised: `it < 5 && a || b` would not stop at 5.
         let head = if self.chance(0.7) {
             self.tag("while");
-            format!("while {it} < {limit} && {} {{", c.code)
+            format!("while {it} < {limit} && ({}) {{", c.code)
         } else {
             self.tag("loop-break");
             "loop {".to_string()
@@ -426,7 +427,7 @@ impl Ctx<'_> {
         self.open(&head);
         self.line(&format!("{it} += 1;"));
         if is_loop {
-            self.line(&format!("if {it} > {limit} || {} {{", c.code));
+            self.line(&format!("if {it} > {limit} || ({}) {{", c.code));
             self.line("    break;");
             self.line("}");
         }

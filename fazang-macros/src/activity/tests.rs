@@ -16,7 +16,7 @@ fn describe(body: syn::Block) -> String {
         Abs::Ref(Box::new(Abs::Seq(Box::new(Abs::Float(false))))),
         Abs::Float(false),
     ];
-    let act = analyse(&model, abs, Abs::Float(true));
+    let act = analyse(&model, abs, Abs::Float(true), &Default::default());
     let text = act.describe(&model);
     println!("{text}");
     text

@@ -1,7 +1,7 @@
 //! The walk of the activity analysis: one pass computes every expression's abstract
 //! value and joins what flows into bindings; passes repeat until nothing changes.
 
-use super::{Abs, Activity};
+use super::{Abs, Activity, Callees};
 use crate::model::known::*;
 use crate::model::*;
 use syn::{BinOp, Lit, UnOp};
@@ -10,8 +10,9 @@ use syn::{BinOp, Lit, UnOp};
 /// is short; this bound is never reached by real code).
 const MAX_PASSES: usize = 64;
 
-pub fn run(body: &Body, params: Vec<Abs>, ret: Abs) -> Activity {
+pub fn run(body: &Body, params: Vec<Abs>, ret: Abs, callees: &Callees) -> Activity {
     let mut w = Walk {
+        callees,
         bind: vec![Abs::Never; body.bindings.len()],
         expr: vec![Abs::Never; body.n_exprs],
         closure_ret: vec![Abs::Never; body.closures.len()],
@@ -42,6 +43,7 @@ pub fn run(body: &Body, params: Vec<Abs>, ret: Abs) -> Activity {
 }
 
 struct Walk<'a> {
+    callees: &'a Callees,
     bind: Vec<Abs>,
     expr: Vec<Abs>,
     closure_ret: Vec<Abs>,
@@ -497,6 +499,11 @@ impl<'a> Walk<'a> {
             .collect();
         let last = segs.last().map(String::as_str).unwrap_or("");
         let first_is_f64 = segs.len() == 2 && segs[0] == "f64";
+        if let Some(c) = known_callee(self.callees, &segs, false) {
+            let c = c.clone();
+            self.written_through(&c, args);
+            return if act { c.ret } else { passive(&c.ret) };
+        }
         match last {
             "Some" | "Ok" if segs.len() == 1 => vs.into_iter().next().unwrap_or(Abs::Never),
             "new" if is_wrapper(&segs) => vs.into_iter().next().unwrap_or(Abs::Never),
@@ -540,6 +547,23 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// `f(&mut total, ..)` where `f`'s parameter is an active `&mut`: what `f` writes
+    /// there is active.
+    fn written_through(&mut self, c: &super::Callee, args: &'a [Expr]) {
+        for (a, p) in args.iter().zip(&c.params) {
+            if let (
+                Kind::Reference {
+                    mutable: true,
+                    expr,
+                },
+                Some(p),
+            ) = (&a.peel().kind, p)
+            {
+                self.flow_place(expr, p.deref());
+            }
+        }
+    }
+
     fn mac(&mut self, m: &'a Macro) -> Abs {
         match m {
             Macro::VecList(_, xs) => {
@@ -569,7 +593,34 @@ impl<'a> Walk<'a> {
     }
 }
 
-mod methods;
+pub mod methods;
+
+/// The function of the same module (`name(..)`, `Self::name(..)`) or impl block
+/// (`self.name(..)`) a call names, if the macro knows it.
+pub fn known_callee<'c>(
+    callees: &'c Callees,
+    segs: &[String],
+    method: bool,
+) -> Option<&'c super::Callee> {
+    let name = match segs {
+        [n] => n,
+        [s, n] if s == "Self" => n,
+        _ => return None,
+    };
+    callees.get(name).filter(|c| c.method == method)
+}
+
+/// The same value with no float active (a call of a known function on data only).
+pub fn passive(a: &Abs) -> Abs {
+    match a {
+        Abs::Float(_) => Abs::Float(false),
+        Abs::Unknown(_) => Abs::Unknown(false),
+        Abs::Seq(x) => Abs::Seq(Box::new(passive(x))),
+        Abs::Ref(x) => Abs::Ref(Box::new(passive(x))),
+        Abs::Tuple(xs) => Abs::Tuple(xs.iter().map(passive).collect()),
+        x => x.clone(),
+    }
+}
 
 fn is_collection(segs: &[String]) -> bool {
     segs.len() == 2 && matches!(segs[0].as_str(), "Vec" | "VecDeque")

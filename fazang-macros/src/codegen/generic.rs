@@ -9,7 +9,7 @@
 //! is the original function.
 
 use super::{pat, ty};
-use crate::activity::{Abs, Activity};
+use crate::activity::{Abs, Activity, Callees};
 use crate::model::*;
 use crate::util::Ctxt;
 use proc_macro2::{Span, TokenStream};
@@ -18,6 +18,7 @@ use syn::{Ident, UnOp};
 
 pub struct Gen<'a> {
     body: &'a Body,
+    callees: &'a Callees,
     act: &'a Activity,
     s: &'a Ident,
     cx: &'a mut Ctxt,
@@ -31,10 +32,17 @@ pub struct Gen<'a> {
 }
 
 /// The function body, generic over `s`; errors (active values cast with `as f64`) go to
-/// `cx`.
-pub fn body(body: &Body, act: &Activity, s: &Ident, cx: &mut Ctxt) -> TokenStream {
+/// `cx`. `callees` are the functions of the same module or impl block.
+pub fn body(
+    body: &Body,
+    act: &Activity,
+    callees: &Callees,
+    s: &Ident,
+    cx: &mut Ctxt,
+) -> TokenStream {
     let mut g = Gen {
         body,
+        callees,
         act,
         s,
         cx,
@@ -168,6 +176,10 @@ impl Gen<'_> {
         let x = self.expr(e);
         let span = e.span;
         match (self.abs(e).deref(), t.deref()) {
+            _ if matches!(t, Abs::Ref(_)) => {
+                // Data passed where a function of the module takes an active slice.
+                quote_spanned!(span=> &::fazang::__private::promote::<#s, _>(#x))
+            }
             (Abs::Float(_) | Abs::Unknown(_), Abs::Float(true)) => {
                 quote_spanned!(span=> ::fazang::__private::lit::<#s>(#x))
             }
@@ -221,9 +233,19 @@ impl Gen<'_> {
             Kind::Path(p) => quote_spanned!(self.sp=> #p),
             Kind::Unary(op, x) => self.unary(op, x),
             Kind::Binary(op, l, r) => {
+                let element = is_compound(op)
+                    && self.abs(l).active()
+                    && !matches!(l.peel().kind, Kind::Local(..));
                 let l = self.expr(l);
                 let r = self.expr(r);
-                quote_spanned!(self.sp=> #l #op #r)
+                if element {
+                    // `z[i] -= l[i][p] * z[p]`: on `f64` the right side is evaluated
+                    // first; on `S` (an operator call) the place would be borrowed first
+                    // and `z[p]` refused. Evaluate the right side first, as on `f64`.
+                    quote_spanned!(self.sp=> { let __fz_rhs = #r; #l #op __fz_rhs; })
+                } else {
+                    quote_spanned!(self.sp=> #l #op #r)
+                }
             }
             Kind::Assign(l, r) => {
                 let t = self.abs(l).clone();
@@ -441,7 +463,7 @@ impl Gen<'_> {
                     // The field's type decides: `S` in a #[deriv_rule] struct, `f64` in
                     // a data struct.
                     let x = self.expr(x);
-                    quote_spanned!(self.sp=> #m: ::core::convert::From::from(#x))
+                    quote_spanned!(self.sp=> #m: ::fazang::__private::lit(#x))
                 } else if !colon {
                     quote_spanned!(self.sp=> #m)
                 } else {
@@ -491,6 +513,7 @@ mod calls;
 /// Whether a value of abstract value `src` must be converted where `t` is expected.
 fn needs_conversion(src: &Abs, t: &Abs) -> bool {
     match (src, t) {
+        (Abs::Ref(x), Abs::Ref(y)) => needs_conversion(x, y),
         (_, Abs::Ref(_)) | (_, Abs::Unknown(_)) | (Abs::Never, _) => false,
         (Abs::Ref(x), t) => matches!(t, Abs::Seq(_)) && needs_conversion(x, t),
         (Abs::Float(false) | Abs::Unknown(false), Abs::Float(true)) => true,
@@ -501,6 +524,14 @@ fn needs_conversion(src: &Abs, t: &Abs) -> bool {
         }
         _ => false,
     }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
+    )
 }
 
 fn tuple(attrs: &[syn::Attribute], xs: &[TokenStream]) -> TokenStream {

@@ -10,7 +10,7 @@ const WRT: &str = "wrt";
 const GRAD: &str = "grad";
 const JACOBIAN: &str = "jacobian";
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Options {
     /// `wrt(...)`: the only active parameters, when given.
     pub wrt: Option<Vec<Ident>>,

@@ -12,7 +12,7 @@
 //! [`super::siblings`].
 
 use super::ast::{Model, Place};
-use crate::activity::{self, abs_of_type, Abs};
+use crate::activity::{self, abs_of_type, Abs, Callee, Callees};
 use crate::codegen;
 use crate::model::lower::{lower_body, ParamDecl};
 use crate::types::{replace_f64, ParamKind};
@@ -36,7 +36,7 @@ pub fn scalar_ident(own: &Generics, outer: Option<&Generics>) -> Ident {
 }
 
 /// The function made generic over `s`.
-pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident) -> TokenStream {
+pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident, callees: &Callees) -> TokenStream {
     let mut sig = m.func.sig.clone();
     sig.generics.params.push(parse_quote!(#s: ::fazang::Real));
     let wc = sig.generics.make_where_clause();
@@ -49,6 +49,13 @@ pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident) -> TokenStream {
     ));
     wc.predicates
         .push(parse_quote!(for<'__fz> &'__fz f64: ::fazang::__private::RefOps<#s>));
+    // The same bounds for `f64` itself, although they always hold: rustc prefers a
+    // where-clause when it infers a callee's scalar, so with only the `S` ones a call of
+    // another differentiated function on data (`sq(r - mean)`) would be given `S`.
+    wc.predicates
+        .push(parse_quote!(f64: ::fazang::__private::ScalarOps<f64>));
+    wc.predicates
+        .push(parse_quote!(for<'__fz> &'__fz f64: ::fazang::__private::RefOps<f64> + ::fazang::__private::RefScalarOps<f64>));
     let typed = sig.inputs.iter_mut().filter_map(|a| match a {
         FnArg::Typed(t) => Some(t),
         FnArg::Receiver(_) => None,
@@ -66,11 +73,37 @@ pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident) -> TokenStream {
         }
         ReturnType::Default => Abs::Unknown(false),
     };
-    let body = generic_body(cx, m, s, ret_abs);
+    let body = generic_body(cx, m, s, ret_abs, callees);
     let (attrs, vis) = (m.func.attrs, m.func.vis);
     quote! {
         #(#attrs)*
         #vis #sig #body
+    }
+}
+
+/// What other functions of the module or impl block need to know to call this one.
+pub fn callee(m: &Model) -> Callee {
+    let params = m
+        .params
+        .iter()
+        .map(|p| scalar_param(m, p).then(|| param_abs(m, p)))
+        .collect();
+    let ret = match &m.func.sig.output {
+        ReturnType::Type(_, ty) => abs_of_type(ty, true),
+        ReturnType::Default => Abs::Unknown(false),
+    };
+    Callee {
+        params,
+        ret,
+        method: m.receiver().is_some(),
+    }
+}
+
+/// A parameter's abstract value in the body.
+fn param_abs(m: &Model, p: &super::ast::Param) -> Abs {
+    match p.kind {
+        ParamKind::Struct if p.active => Abs::Unknown(true),
+        _ => abs_of_type(p.ty, scalar_param(m, p)),
     }
 }
 
@@ -80,7 +113,7 @@ fn scalar_param(m: &Model, p: &super::ast::Param) -> bool {
 }
 
 /// Lower, analyse and print the body.
-fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs) -> TokenStream {
+fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs, callees: &Callees) -> TokenStream {
     let decls: Vec<ParamDecl> = m
         .params
         .iter()
@@ -89,16 +122,9 @@ fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs) -> TokenStream {
         })
         .collect();
     let body = lower_body(&decls, m.func.block);
-    let params = m
-        .params
-        .iter()
-        .map(|p| match p.kind {
-            ParamKind::Struct if p.active => Abs::Unknown(true),
-            _ => abs_of_type(p.ty, scalar_param(m, p)),
-        })
-        .collect();
-    let act = activity::analyse(&body, params, ret);
-    let out = codegen::generic::body(&body, &act, s, cx);
+    let params = m.params.iter().map(|p| param_abs(m, p)).collect();
+    let act = activity::analyse(&body, params, ret, callees);
+    let out = codegen::generic::body(&body, &act, callees, s, cx);
     if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
         // `FAZANG_MACRO_DEBUG=1 cargo build`: what the analysis found and the body it gave.
         eprintln!(

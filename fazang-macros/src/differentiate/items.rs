@@ -5,11 +5,12 @@
 
 use super::ast::{Func, Model, Place};
 use super::attr::{self, Options};
-use super::{function, valid};
+use super::{expand, function, valid};
+use crate::activity::Callees;
 use crate::util::Ctxt;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
-use syn::{Attribute, ImplItem, Item, ItemImpl, ItemMod};
+use syn::{Attribute, ImplItem, ImplItemFn, Item, ItemFn, ItemImpl, ItemMod};
 
 /// The attribute on a function inside: its options apply to that function.
 fn own_options(cx: &mut Ctxt, attrs: &[Attribute]) -> Option<Options> {
@@ -59,7 +60,24 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         );
         return TokenStream::new();
     };
-    let out: Vec<TokenStream> = items.iter().map(|i| module_item(cx, i)).collect();
+    let fns: Vec<(ItemFn, Options)> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fn(f) => Some(stripped(cx, f.clone())),
+            _ => None,
+        })
+        .collect();
+    let expanded = members(cx, &fns, Place::InMod, None, None);
+    let mut expanded = expanded.into_iter();
+    let out: Vec<TokenStream> = items
+        .iter()
+        .map(|item| match item {
+            Item::Fn(_) => expanded.next().expect("one per fn"),
+            Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
+            Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
+            other => other.to_token_stream(),
+        })
+        .collect();
     let (attrs, vis, ident) = (&m.attrs, &m.vis, &m.ident);
     let unsafety = &m.unsafety;
     quote! {
@@ -70,35 +88,99 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
     }
 }
 
-fn module_item(cx: &mut Ctxt, item: &Item) -> TokenStream {
-    match item {
-        Item::Fn(f) => {
-            let options = own_options(cx, &f.attrs).unwrap_or_default();
-            let mut f = f.clone();
-            f.attrs = without_own_attr(&f.attrs);
-            member(cx, Func::from(&f), Place::InMod, options, None)
-                .unwrap_or_else(|| f.to_token_stream())
-        }
-        Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
-        Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
-        other => other.to_token_stream(),
+/// A function without its own `#[differentiate(..)]` attribute, and that attribute's
+/// options.
+fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
+    let options = own_options(cx, f.attrs()).unwrap_or_default();
+    let attrs = without_own_attr(f.attrs());
+    *f.attrs_mut() = attrs;
+    (f, options)
+}
+
+trait HasAttrs {
+    fn attrs(&self) -> &[Attribute];
+    fn attrs_mut(&mut self) -> &mut Vec<Attribute>;
+}
+
+impl HasAttrs for ItemFn {
+    fn attrs(&self) -> &[Attribute] {
+        &self.attrs
+    }
+    fn attrs_mut(&mut self) -> &mut Vec<Attribute> {
+        &mut self.attrs
     }
 }
 
-/// One function of a module or impl block: its expansion, or `None` to leave it as it is.
-fn member(
-    cx: &mut Ctxt,
-    func: Func,
-    place: Place,
-    options: Options,
-    outer: Option<&syn::Generics>,
-) -> Option<TokenStream> {
-    let model = Model::new(cx, func, place, options);
-    if !valid::eligible(&model) {
-        return None;
+impl HasAttrs for ImplItemFn {
+    fn attrs(&self) -> &[Attribute] {
+        &self.attrs
     }
-    valid::check_member(cx, &model);
-    Some(function(cx, &model, outer))
+    fn attrs_mut(&mut self) -> &mut Vec<Attribute> {
+        &mut self.attrs
+    }
+}
+
+/// The functions of one module or impl block: each expanded (knowing the signatures of
+/// the others, so calls between them convert data arguments precisely), or left as it
+/// is when it cannot be differentiated.
+fn members<'f, F>(
+    cx: &mut Ctxt,
+    fns: &'f [(F, Options)],
+    place: Place,
+    outer: Option<&syn::Generics>,
+    self_ty: Option<&syn::Type>,
+) -> Vec<TokenStream>
+where
+    &'f F: Into<Func<'f>> + ToTokens,
+{
+    let models: Vec<Option<Model>> = fns
+        .iter()
+        .map(|(f, o)| {
+            let m = Model::new(cx, f.into(), place, o.clone());
+            (valid::eligible(&m) && !builds_self(&m, self_ty)).then_some(m)
+        })
+        .collect();
+    let callees: Callees = models
+        .iter()
+        .flatten()
+        .map(|m| (m.name().to_string(), expand::callee(m)))
+        .collect();
+    models
+        .iter()
+        .zip(fns)
+        .map(|(m, (f, _))| match m {
+            Some(m) => {
+                valid::check_member(cx, m);
+                function(cx, m, outer, &callees)
+            }
+            None => f.to_token_stream(),
+        })
+        .collect()
+}
+
+/// A constructor (`fn new(y: &[f64]) -> Self`) keeps its data: it is not made generic.
+fn builds_self(m: &Model, self_ty: Option<&syn::Type>) -> bool {
+    let syn::ReturnType::Type(_, ret) = &m.func.sig.output else {
+        return false;
+    };
+    let names: Vec<String> = std::iter::once("Self".to_string())
+        .chain(self_ty.and_then(type_ident))
+        .collect();
+    fn mentions(ts: TokenStream, names: &[String]) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
+            proc_macro2::TokenTree::Group(g) => mentions(g.stream(), names),
+            _ => false,
+        })
+    }
+    mentions(ret.to_token_stream(), &names)
+}
+
+fn type_ident(ty: &syn::Type) -> Option<String> {
+    match crate::types::strip(ty) {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
 }
 
 pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream {
@@ -112,23 +194,21 @@ pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream 
         );
         return TokenStream::new();
     }
+    let fns: Vec<(ImplItemFn, Options)> = i
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ImplItem::Fn(f) => Some(stripped(cx, f.clone())),
+            _ => None,
+        })
+        .collect();
+    let expanded = members(cx, &fns, Place::Method, Some(&i.generics), Some(&i.self_ty));
+    let mut expanded = expanded.into_iter();
     let items: Vec<TokenStream> = i
         .items
         .iter()
         .map(|item| match item {
-            ImplItem::Fn(f) => {
-                let options = own_options(cx, &f.attrs).unwrap_or_default();
-                let mut f = f.clone();
-                f.attrs = without_own_attr(&f.attrs);
-                member(
-                    cx,
-                    Func::from(&f),
-                    Place::Method,
-                    options,
-                    Some(&i.generics),
-                )
-                .unwrap_or_else(|| f.to_token_stream())
-            }
+            ImplItem::Fn(_) => expanded.next().expect("one per fn"),
             other => other.to_token_stream(),
         })
         .collect();

@@ -25,7 +25,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Item::Fn(f) => {
             let model = Model::new(&mut cx, Func::from(f), Place::Free, options);
             valid::check(&mut cx, &model);
-            function(&mut cx, &model, None)
+            function(&mut cx, &model, None, &Default::default())
         }
         Item::Mod(m) => items::module(&mut cx, m, options),
         Item::Impl(i) => items::impl_block(&mut cx, i, options),
@@ -42,9 +42,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The generic function and its siblings. `outer` holds the generics of an enclosing
 /// impl block (the scalar's name must differ from them).
-fn function(cx: &mut Ctxt, m: &Model, outer: Option<&syn::Generics>) -> TokenStream {
+fn function(
+    cx: &mut Ctxt,
+    m: &Model,
+    outer: Option<&syn::Generics>,
+    callees: &crate::activity::Callees,
+) -> TokenStream {
     let s = expand::scalar_ident(&m.func.sig.generics, outer);
-    let primal = expand::generic_fn(cx, m, &s);
+    let primal = expand::generic_fn(cx, m, &s, callees);
     let derived = siblings::siblings(m);
     quote::quote! {
         #primal

@@ -65,3 +65,26 @@ fn errors_keep_the_item() {
     assert!(text.contains("compile_error"));
     assert!(text.contains("fn f (x : f64) -> f64"));
 }
+
+#[test]
+fn expansion_of_a_module_converts_data_for_its_functions() {
+    let text = expand(
+        quote!(),
+        quote! {
+            mod kinetics {
+                fn mm(s: f64, vmax: f64) -> f64 {
+                    vmax * s
+                }
+                #[differentiate(wrt(params))]
+                pub fn sse(params: &[f64], conc: &[f64]) -> f64 {
+                    let mut total = 0.0;
+                    for s in conc.iter() {
+                        total += mm(*s, params[0]);
+                    }
+                    total
+                }
+            }
+        },
+    );
+    assert!(text.contains("mm (:: fazang :: __private :: lit :: < S > (* s) , params [0])"));
+}

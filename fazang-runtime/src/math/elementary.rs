@@ -213,6 +213,14 @@ impl Real for f64 {
         std::borrow::Cow::Borrowed(x)
     }
     #[inline]
+    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
+    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [f64; N]> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
     fn __into_vals(x: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
         (x, Vec::new())
     }

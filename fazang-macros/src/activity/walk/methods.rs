@@ -32,6 +32,14 @@ impl<'a> Walk<'a> {
         let args: &'a [Expr] = &m.args;
         let it = item_of(&r);
         let is_seq = matches!(r.deref(), Abs::Seq(_));
+        if is_self(&m.receiver) {
+            if let Some(c) = super::known_callee(self.callees, std::slice::from_ref(&name), true) {
+                let c = c.clone();
+                let act = self.exprs(args).iter().any(Abs::active);
+                self.written_through(&c, args);
+                return if act { c.ret } else { super::passive(&c.ret) };
+            }
+        }
         match n {
             "max" | "min" if args.is_empty() => it,
             "sin_cos" => {
@@ -241,6 +249,11 @@ impl<'a> Walk<'a> {
             _ => Abs::Never,
         }
     }
+}
+
+/// `self`.
+pub fn is_self(e: &Expr) -> bool {
+    matches!(&e.peel().kind, Kind::Path(p) if p.path.is_ident("self"))
 }
 
 /// A closure, or a path used as a function value (`f64::max`).

@@ -2,6 +2,7 @@
 //! values, and `f64`'s associated functions (`f64::max(0.0, x)`) go through `Real`.
 
 use super::Gen;
+use crate::activity::walk_support::{is_self, known_callee};
 use crate::activity::Abs;
 use crate::model::known::*;
 use crate::model::*;
@@ -41,6 +42,10 @@ impl Gen<'_> {
             .iter()
             .map(|s| s.ident.to_string())
             .collect();
+        if let Some(c) = known_callee(self.callees, &segs, false) {
+            let xs = self.known_args(&c.params.clone(), args, any_active);
+            return quote_spanned!(self.sp=> #fx(#(#xs),*));
+        }
         let last = segs.last().cloned().unwrap_or_default();
         if segs.len() == 2 && segs[0] == "f64" && is_real_method(&last) && any_active {
             // `f64::max(0.0, x)` -> `Real::max(lit(0.0), x)`.
@@ -61,18 +66,57 @@ impl Gen<'_> {
         let xs: Vec<TokenStream> = args
             .iter()
             .map(|a| {
-                if any_active && !known && self.is_passive_float(a) {
-                    // A float next to active arguments of a function the macro cannot
-                    // see: the parameter's type decides (`S` for a differentiated
-                    // function, `f64` for data).
-                    let x = self.expr(a);
-                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                if any_active && !known {
+                    self.data_arg(a)
                 } else {
                     self.expr(a)
                 }
             })
             .collect();
         quote_spanned!(self.sp=> #fx(#(#xs),*))
+    }
+
+    /// Arguments of a function of the same module or impl block: converted to what its
+    /// active parameters take when the call is active.
+    fn known_args(
+        &mut self,
+        params: &[Option<Abs>],
+        args: &[Expr],
+        active: bool,
+    ) -> Vec<TokenStream> {
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| match params.get(i) {
+                Some(Some(t)) if active && !is_mut_ref(a) => self.coerce(a, t),
+                _ => self.expr(a),
+            })
+            .collect()
+    }
+
+    /// An argument of a function the macro cannot see, called with active values: data
+    /// (a float, a slice, an array of floats) is passed so that the parameter's type
+    /// decides what it becomes: an active value for a differentiated function's active
+    /// parameter, the same data (borrowed, not copied) for a data parameter.
+    fn data_arg(&mut self, a: &Expr) -> TokenStream {
+        let abs = self.abs(a).clone();
+        if abs.active() {
+            return self.expr(a);
+        }
+        let x = self.expr(a);
+        let sp = a.span;
+        match &abs {
+            _ if self.is_passive_float(a) => quote_spanned!(sp=> ::fazang::__private::lit(#x)),
+            Abs::Ref(inner) if matches!(inner.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
+                quote_spanned!(sp=> &*::fazang::__private::adapt_ref(#x))
+            }
+            Abs::Ref(inner) if is_float_seq(inner) => {
+                quote_spanned!(sp=> &::fazang::__private::promote(#x))
+            }
+            Abs::Seq(_) if is_float_seq(&abs) => {
+                quote_spanned!(sp=> ::fazang::__private::promote(#x))
+            }
+            _ => x,
+        }
     }
 
     /// A float value that is data: a literal, a constant, data arithmetic, or an element
@@ -114,6 +158,14 @@ impl Gen<'_> {
         let recv_abs = self.abs(&m.receiver).clone();
         let any_arg_active = m.args.iter().any(|a| self.abs(a).active());
         let context_active = own.active() || recv_abs.active();
+        if is_self(&m.receiver) {
+            if let Some(c) = known_callee(self.callees, std::slice::from_ref(&name), true) {
+                let recv = self.expr(&m.receiver);
+                let xs = self.known_args(&c.params.clone(), &m.args, any_arg_active);
+                let method = &m.method;
+                return quote_spanned!(self.sp=> #recv.#method(#(#xs),*));
+            }
+        }
         let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
             self.receiver(&m.receiver)
         } else {
@@ -140,9 +192,8 @@ impl Gen<'_> {
                     self.coerce(a, &t)
                 } else if context_active && real_fn_path(a).is_some() {
                     self.real_fn_value(a)
-                } else if !known && any_arg_active && self.is_passive_float(a) {
-                    let x = self.expr(a);
-                    quote_spanned!(a.span=> ::core::convert::From::from(#x))
+                } else if !known && any_arg_active {
+                    self.data_arg(a)
                 } else {
                     self.expr(a)
                 }
@@ -167,7 +218,7 @@ impl Gen<'_> {
         let arity = match name.to_string().as_str() {
             "mul_add" | "clamp" => 3,
             "atan2" | "powf" | "powi" | "hypot" | "log" | "min" | "max" | "copysign"
-            | "rem_euclid" | "div_euclid" => 2,
+            | "rem_euclid" | "div_euclid" | "total_cmp" | "midpoint" | "log_sum_exp" => 2,
             _ => 1,
         };
         let ps: Vec<_> = (0..arity as usize)
@@ -183,8 +234,10 @@ fn real_fn_path(a: &Expr) -> Option<syn::Ident> {
         return None;
     };
     let segs = &p.path.segments;
-    (segs.len() == 2 && segs[0].ident == "f64" && is_real_method(&segs[1].ident.to_string()))
-        .then(|| segs[1].ident.clone())
+    let name = segs.last()?.ident.to_string();
+    let known =
+        is_real_method(&name) || name == "total_cmp" || FLOAT_PREDICATES.contains(&name.as_str());
+    (segs.len() == 2 && segs[0].ident == "f64" && known).then(|| segs[1].ident.clone())
 }
 
 /// Iterator methods the activity analysis models (their arguments are closures or
@@ -227,3 +280,15 @@ const ITER_METHODS: &[&str] = &[
     "map_while",
     "and_then",
 ];
+
+fn is_mut_ref(a: &Expr) -> bool {
+    matches!(a.peel().kind, Kind::Reference { mutable: true, .. })
+}
+
+/// A sequence (of sequences ...) of data floats.
+fn is_float_seq(a: &Abs) -> bool {
+    match a.deref() {
+        Abs::Seq(e) => **e == Abs::Float(false) || is_float_seq(e),
+        _ => false,
+    }
+}
