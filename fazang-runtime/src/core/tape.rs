@@ -31,7 +31,7 @@
 //!
 //! The arrays keep their capacity, so a gradient in steady state allocates nothing. When
 //! the outermost scope ends or the tape is cleared after an unusually large recording
-//! (more than 4 times the recent typical size, and at least [`KEEP_RECORDS`] records),
+//! (more than 4 times the recent typical size, and at least 65536 records),
 //! the spare capacity is given back down to twice the typical size;
 //! [`release_tape_memory`](crate::release_tape_memory) gives back all of it.
 

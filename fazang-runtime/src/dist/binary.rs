@@ -5,7 +5,9 @@ use super::check::{
     check_bounded, check_bounded_int, check_consistent_sizes, check_nonnegative, check_not_nan,
 };
 use super::kernel::{density, Hoist};
-use super::special::{div0, lchoose, log1p_exp, mul_log};
+use super::special::{
+    centred, div0, lchoose, log1p_exp, mul_log, stirling_remainder, HALF_LN_TWO_PI,
+};
 use super::DomainError;
 use crate::math::special::inv_logit;
 
@@ -163,12 +165,32 @@ where
     Ok(density(len, (theta,), |i, need| {
         let (k, m, th) = (n.int(i), trials.int(i), theta.value(i));
         let (ln_t, ln_1m_t) = t.at(i);
-        let (kf, rest) = (k as f64, (m - k) as f64);
-        let lp = if need.value {
-            lchoose(m, k) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
-        } else {
+        let (kf, rest, mf) = (k as f64, (m - k) as f64, m as f64);
+        let inside = th > 0.0 && th < 1.0;
+        // δ = n - Nθ (one rounding): the mode is at δ = 0.
+        let delta = (-mf).mul_add(th, kf);
+        let lp = if !need.value {
             0.0
+        } else if k >= 10 && m - k >= 10 && inside {
+            // With Stirling's formula for the three factorials of C(N, n) the terms of
+            // size N ln N cancel; in u = Nθ/n - 1 and v = N(1-θ)/(N-n) - 1 what is left is
+            // n (ln(1+u) - u) + (N-n)(ln(1+v) - v) + ½ ln(N/(n(N-n))) - ½ ln 2π
+            // + R(N) - R(n) - R(N-n).
+            let ln_n = mf.ln();
+            let (_, a) = centred(kf, -delta / kf, || ln_n + ln_t - kf.ln());
+            let (_, b) = centred(rest, delta / rest, || ln_n + ln_1m_t - rest.ln());
+            a + b + 0.5 * (ln_n - kf.ln() - rest.ln()) - HALF_LN_TWO_PI + stirling_remainder(mf)
+                - stirling_remainder(kf)
+                - stirling_remainder(rest)
+        } else {
+            lchoose(m, k) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
         };
-        (lp, [div0(kf, th) - div0(rest, 1.0 - th)])
+        // n/θ - (N-n)/(1-θ) = δ/(θ(1-θ)).
+        let d = if inside {
+            delta / (th * (1.0 - th))
+        } else {
+            div0(kf, th) - div0(rest, 1.0 - th)
+        };
+        (lp, [d])
     }))
 }

@@ -158,7 +158,8 @@ where
         // r = z²/ν, with ln(1 + r), r/(1 + r), z/(1 + r) and
         // g = ln(1 + r) - r/(1 + r) (= r²/2 + O(r³)), each without overflow or
         // cancellation: in t = 1/z when |z| > 1.
-        let (ln1p_r, r_1pr, z_1pr, g) = if z.abs() <= 1.0 {
+        // rep = (ν+1) r/(1+r) - 1 = (z² - 1)/(1 + r), also from these.
+        let (ln1p_r, r_1pr, z_1pr, g, rep) = if z.abs() <= 1.0 {
             let r = z * z / v;
             let l = r.ln_1p();
             let g = if r < 1.0 {
@@ -166,7 +167,13 @@ where
             } else {
                 l - r / (1.0 + r)
             };
-            (l, r / (1.0 + r), z / (1.0 + r), g)
+            (
+                l,
+                r / (1.0 + r),
+                z / (1.0 + r),
+                g,
+                (z * z - 1.0) / (1.0 + r),
+            )
         } else {
             let (t, ln_z) = recip_and_ln(d, sigma.value(i), ln_s);
             // 1/r = ν t², finite; r may not be.
@@ -183,7 +190,9 @@ where
             } else {
                 l - r_1pr
             };
-            (l, r_1pr, v * t / (1.0 + inv_r), g)
+            // (z² - 1)/(1 + r) = ν(1 - t²)/(1 + 1/r)
+            let rep = v * (1.0 - t * t) / (1.0 + inv_r);
+            (l, r_1pr, v * t / (1.0 + inv_r), g, rep)
         };
         let lp = if need.value {
             c.at(i) - ln_s - 0.5 * (v + 1.0) * ln1p_r
@@ -191,7 +200,6 @@ where
             0.0
         };
         let dy = -(v + 1.0) * z_1pr * inv_s / v;
-        let rep = (v + 1.0) * r_1pr - 1.0;
         let dnu = if need.d[1] {
             0.5 * (dg.at(i) + r_1pr / v - g)
         } else {
