@@ -169,6 +169,8 @@
 //! assert_eq!(gs, vec![1.0, 2.0, 3.0, 4.0]);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use fazang_macros::{deriv_rule, differentiate};
 pub use fazang_runtime::*;
 
@@ -190,4 +192,5 @@ pub mod prelude {
         matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory, set_zero_all_adj,
         square, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, NestedScope, Real, Var,
     };
+    pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }

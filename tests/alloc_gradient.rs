@@ -146,3 +146,32 @@ fn a_gradient_leaves_the_tape_as_it_found_it() {
     gradient_into(rosenbrock, &x, &mut g);
     assert_eq!(fazang::tape_stats(), before);
 }
+
+/// A `_grad_into` as `#[differentiate]` can expand it for slice parameters (see
+/// tests/param_expansion.rs): pooled active slices, the gradient into the caller's buffer.
+fn rosenbrock_grad_into(x: &[f64], g: &mut [f64]) -> f64 {
+    let _scope = fazang::__private::scope();
+    let mut inputs = fazang::param::Inputs::new();
+    inputs.with_slice(x, |inputs, xv| {
+        let out = rosenbrock(xv);
+        fazang::__private::grad_in_scope(out);
+        inputs.adjoints_into(g);
+        out.val()
+    })
+}
+
+#[test]
+fn grad_into_through_param_allocates_nothing() {
+    for n in [3, 1000] {
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+        let mut g = vec![0.0; n];
+        let mut want = vec![0.0; n];
+        gradient_into(rosenbrock, &x, &mut want);
+        assert_eq!(
+            steady(|| _ = rosenbrock_grad_into(&x, &mut g)),
+            0,
+            "n = {n}"
+        );
+        assert_eq!(g, want);
+    }
+}

@@ -305,3 +305,54 @@ fn sorting_active_values_by_total_cmp() {
     // ranks: 2.0 first, 0.7, 0.3, -1.0
     assert_close(&g, &[1.0 / 3.0, 1.0, 1.0 / 4.0, 1.0 / 2.0], 1e-15);
 }
+
+// Results of calls on data, passed next to active arguments (found by the fuzzer) ------
+
+#[differentiate]
+fn scaled_first(t: &[f64], k: f64) -> f64 {
+    t[0] * k
+}
+
+#[differentiate]
+fn double(k: f64) -> f64 {
+    k * 2.0
+}
+
+#[differentiate]
+fn times_count(t: &[f64], n: usize) -> f64 {
+    t[0] * n as f64
+}
+
+#[differentiate(wrt(theta))]
+fn data_call_results(theta: [f64; 2], a: f64, v: &[f64]) -> f64 {
+    let pick = match v.len() {
+        0 => scaled_first(&theta, double(a)),
+        1 => 10.0,
+        _ => a * a,
+    };
+    pick + scaled_first(&theta, double(a)) + times_count(&theta, v.len())
+}
+
+#[test]
+fn data_results_of_calls_take_the_parameter_type() {
+    let (v, g) = data_call_results_grad([1.0, 2.0], 3.0, &[1.0]);
+    assert_eq!(v, data_call_results([1.0, 2.0], 3.0, &[1.0]));
+    assert_eq!(g, [7.0, 0.0]);
+}
+
+/// `0^y` at `y = 0` where `y` is constant near the point: the derivative is finite (the
+/// one-sided 0 in `y`, not `ln 0 · 0 = NaN`).
+#[differentiate]
+fn zero_to_a_constant_power(x: f64) -> f64 {
+    let (a, b) = (x, x);
+    let flat = f64::atan2(0.0, 2.0 / (1.0 + x * x)).tanh();
+    x + 0.1 * ((a - b) * (a - b)).ln_1p().powf(flat)
+}
+
+#[test]
+fn no_nan_from_a_jump_the_value_does_not_see() {
+    let (v, g) = zero_to_a_constant_power_grad(0.127);
+    assert_eq!(v, 0.127 + 0.1);
+    assert_eq!(g, [1.0]);
+    assert_eq!(__zero_to_a_constant_power_grad_tape(0.127).1, [1.0]);
+}

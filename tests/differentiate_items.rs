@@ -186,3 +186,49 @@ fn jacobian_of_a_nested_result_is_row_major() {
         assert_close(row, want, 1e-9);
     }
 }
+
+// nalgebra and ndarray parameters ---------------------------------------------------------
+
+#[differentiate]
+fn weighted_norm(x: &nalgebra::DVector<f64>, w: ndarray::ArrayView1<f64>, k: f64) -> f64 {
+    let mut s = x.dot(x) * k;
+    for i in 0..x.len() {
+        s += w[i] * x[i].sin();
+    }
+    s
+}
+
+#[test]
+fn nalgebra_and_ndarray_parameters_get_gradients_in_their_types() {
+    let x = nalgebra::DVector::from_vec(vec![0.5, -1.0, 2.0]);
+    let w = ndarray::array![1.0, 2.0, 3.0];
+    let (v, (gx, gw, gk)) = weighted_norm_grad(&x, w.view(), 0.7);
+    assert_eq!(v, weighted_norm(&x, w.view(), 0.7));
+    for i in 0..3 {
+        assert_close(&[gx[i]], &[2.0 * 0.7 * x[i] + w[i] * x[i].cos()], 1e-15);
+        assert_close(&[gw[i]], &[x[i].sin()], 1e-15);
+    }
+    assert_close(&[gk], &[x.dot(&x)], 1e-15);
+}
+
+#[differentiate]
+fn rotate(v: &nalgebra::DVector<f64>, angle: f64) -> nalgebra::DVector<f64> {
+    let (s, c) = angle.sin_cos();
+    nalgebra::DVector::from_vec(vec![c * v[0] - s * v[1], s * v[0] + c * v[1]])
+}
+
+#[test]
+fn jacobian_of_a_nalgebra_result() {
+    let v = nalgebra::DVector::from_vec(vec![1.0, 2.0]);
+    let (vals, jac) = rotate_jacobian(&v, 0.3);
+    assert_eq!(vals, rotate(&v, 0.3).as_slice());
+    let flat = |p: &[f64]| {
+        rotate(&nalgebra::DVector::from_vec(p[..2].to_vec()), p[2])
+            .as_slice()
+            .to_vec()
+    };
+    let fd = fd_jacobian(flat, &[1.0, 2.0, 0.3]);
+    for (row, want) in jac.iter().zip(&fd) {
+        assert_close(row, want, 1e-9);
+    }
+}

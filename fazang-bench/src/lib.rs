@@ -7,6 +7,8 @@
 //! answer). The `ratios` binary times them all and prints one table; the criterion
 //! bench `gradients` times the same variants for the details.
 
+#![forbid(unsafe_code)]
+
 pub mod data;
 pub mod peers;
 pub mod report;
@@ -54,6 +56,10 @@ pub mod names {
     pub const ECHIDNA: &str = "echidna";
     /// ad_trait's reverse mode.
     pub const AD_TRAIT: &str = "ad_trait";
+    /// fazang with `fazang::linalg`'s fused matrix operations.
+    pub const FAZANG_FUSED: &str = "fazang_fused";
+    /// fazang with nalgebra's algorithms on `Var` matrices (taped scalar by scalar).
+    pub const FAZANG_TAPED: &str = "fazang_taped";
 }
 
 impl Workload {
@@ -67,22 +73,31 @@ impl Workload {
 pub fn all() -> Vec<Workload> {
     vec![
         workloads::rosenbrock::workload(),
+        workloads::rosenbrock::workload_loop(),
         workloads::logistic::workload(),
+        workloads::logistic::workload_loop(),
         workloads::normal::workload(),
         workloads::two_param::workload(),
         workloads::jacobian::workload(),
+        workloads::gp::workload(),
     ]
+    .into_iter()
+    .chain(workloads::linalg::NAMES.map(workloads::linalg::workload))
+    .collect()
 }
 
 /// The workload called `name`, checked (without building the others).
 pub fn by_name(name: &str) -> Option<Workload> {
     Some(match name {
         "rosenbrock" => workloads::rosenbrock::workload(),
+        "rosenbrock_loop" => workloads::rosenbrock::workload_loop(),
         "logistic" => workloads::logistic::workload(),
+        "logistic_loop" => workloads::logistic::workload_loop(),
         "normal" => workloads::normal::workload(),
         "two_param" => workloads::two_param::workload(),
         "jacobian" => workloads::jacobian::workload(),
-        _ => return None,
+        "gp" => workloads::gp::workload(),
+        n => workloads::linalg::workload(workloads::linalg::NAMES.into_iter().find(|&m| m == n)?),
     })
 }
 

@@ -37,8 +37,16 @@ pub fn print(quick: bool, only: &[String]) {
         rows.push((w.name, w.inputs, w.calls, per_call));
         eprintln!("timed {}", w.name);
     }
-    print_times(&rows);
-    print_ratios(&rows);
+    let (linalg, rows): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| time_of(r, FAZANG_FUSED).is_some());
+    if !rows.is_empty() {
+        print_times(&rows);
+        print_ratios(&rows);
+    }
+    if !linalg.is_empty() {
+        print_linalg(&linalg);
+    }
     crate::tape::print();
 }
 
@@ -120,6 +128,33 @@ fn print_ratios(rows: &[Row]) {
             ratio(time_of(r, ECHIDNA), fz),
             ratio(time_of(r, AD_TRAIT), fz),
             over
+        );
+    }
+}
+
+/// The linear-algebra workloads: fused nodes against scalar taping (and num-dual).
+fn print_linalg(rows: &[Row]) {
+    const COLS: [&str; 5] = [PRIMAL, HAND, FAZANG_FUSED, FAZANG_TAPED, NUM_DUAL];
+    println!("\nLinear algebra, time per gradient (median):\n");
+    println!(
+        "| workload | inputs | {} | taped / fused | num-dual / fused | fused / primal |",
+        COLS.join(" | ")
+    );
+    println!("|---|---:|{}---:|---:|---:|", "---:|".repeat(COLS.len()));
+    for r in rows {
+        let cells: Vec<String> = COLS
+            .iter()
+            .map(|c| time_of(r, c).map_or("-".into(), fmt_time))
+            .collect();
+        let fused = time_of(r, FAZANG_FUSED);
+        println!(
+            "| {} | {} | {} | {} | {} | {} |",
+            r.0,
+            r.1,
+            cells.join(" | "),
+            ratio(time_of(r, FAZANG_TAPED), fused),
+            ratio(time_of(r, NUM_DUAL), fused),
+            ratio(fused, time_of(r, PRIMAL)),
         );
     }
 }

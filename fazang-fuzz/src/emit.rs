@@ -145,7 +145,13 @@ fn check_fn(body: &Body, points: usize) -> String {
         s,
         "        let grad_f = |p: &[f64]| ad::f_grad({args}).grad_outcome();"
     );
-    s.push_str("        h.point(&p, &plain_f, &ad_f, &grad_f);\n    }\n}\n");
+    // The same gradient on the tape: the adjoint code must agree with it (issue 10).
+    let _ = writeln!(
+        s,
+        "        let tape_f = |p: &[f64]| ad::__f_grad_tape({args}).grad_outcome();"
+    );
+    s.push_str("        h.point(&p, &plain_f, &ad_f, &grad_f);\n");
+    s.push_str("        h.paths(&p, &grad_f, &tape_f);\n    }\n}\n");
     s
 }
 

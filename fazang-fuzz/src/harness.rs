@@ -227,6 +227,25 @@ impl Harness {
         self.compare_partials(p, plain, &g);
     }
 
+    /// The two paths of `_grad`, adjoint code and tape, agree to rounding.
+    pub fn paths(&mut self, p: &[f64], grad: &GradFn<'_>, tape: &GradFn<'_>) {
+        let Some(Ok((v, g))) = self.guard("grad-panic", p, || grad(p)) else {
+            return;
+        };
+        let Some(Ok((vt, gt))) = self.guard("tape-panic", p, || tape(p)) else {
+            return;
+        };
+        let close = |a: f64, b: f64| {
+            a.to_bits() == b.to_bits() || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+        };
+        let agree =
+            close(v, vt) && g.len() == gt.len() && g.iter().zip(&gt).all(|(a, b)| close(*a, *b));
+        if !agree {
+            let detail = format!("p={p:?} adjoint=({v:?}, {g:?}) tape=({vt:?}, {gt:?})");
+            self.fail("paths", detail);
+        }
+    }
+
     fn compare_partials(&mut self, p: &[f64], plain: &PrimalFn<'_>, g: &[f64]) {
         for (j, &gj) in g.iter().enumerate() {
             let reference = catch_unwind(AssertUnwindSafe(|| reference(plain, p, j)));

@@ -297,6 +297,9 @@ pub enum ParamKind {
     /// An `f64`-shaped array, vector or slice, by value or behind `&`: `[f64; N]`,
     /// `&[f64]`, `Vec<Vec<f64>>`, `&[f64; N]`, ...
     Nested { by_ref: bool, shape: Nested },
+    /// A nalgebra or ndarray array of `f64` (`DVector<f64>`, `&DMatrix<f64>`,
+    /// `ArrayView1<f64>`, ...): activated through `fazang::param::Param`.
+    Container { by_ref: bool, view: bool },
     /// A by-value single-identifier UpperCamelCase type: a `#[deriv_rule]` struct.
     Struct,
     /// `&mut` to an `f64`-shaped type: written through, so never a differentiable input.
@@ -315,6 +318,12 @@ impl ParamKind {
                     by_ref: true,
                     shape,
                 },
+                None if r.mutability.is_none() && container(&r.elem).is_some() => {
+                    ParamKind::Container {
+                        by_ref: true,
+                        view: false,
+                    }
+                }
                 None => ParamKind::Data,
             },
             t => match Nested::of(t) {
@@ -322,8 +331,14 @@ impl ParamKind {
                     by_ref: false,
                     shape,
                 },
-                None if struct_candidate(t) => ParamKind::Struct,
-                None => ParamKind::Data,
+                None => match container(t) {
+                    Some(view) => ParamKind::Container {
+                        by_ref: false,
+                        view,
+                    },
+                    None if struct_candidate(t) => ParamKind::Struct,
+                    None => ParamKind::Data,
+                },
             },
         }
     }
@@ -331,9 +346,84 @@ impl ParamKind {
     pub fn can_be_active(&self) -> bool {
         matches!(
             self,
-            ParamKind::Scalar | ParamKind::Nested { .. } | ParamKind::Struct
+            ParamKind::Scalar
+                | ParamKind::Nested { .. }
+                | ParamKind::Container { .. }
+                | ParamKind::Struct
         )
     }
+}
+
+/// nalgebra's and ndarray's array types.
+const CONTAINERS: &[&str] = &[
+    "DVector",
+    "DMatrix",
+    "SVector",
+    "SMatrix",
+    "OMatrix",
+    "RowDVector",
+    "RowSVector",
+    "Array",
+    "Array1",
+    "Array2",
+    "Array3",
+    "ArrayD",
+];
+
+/// ndarray's views: passed by value, activated as owned arrays.
+const VIEWS: &[&str] = &[
+    "ArrayView",
+    "ArrayView1",
+    "ArrayView2",
+    "ArrayView3",
+    "ArrayViewD",
+];
+
+/// The gradient type of a nalgebra or ndarray parameter: the same type, owned (a view's
+/// gradient is the owned array: `ArrayView1<'a, f64>` -> `Array1<f64>`).
+pub fn container_grad_type(ty: &Type) -> Type {
+    let mut t = match strip(ty) {
+        Type::Reference(r) => strip(&r.elem).clone(),
+        t => t.clone(),
+    };
+    if let Type::Path(p) = &mut t {
+        if let Some(last) = p.path.segments.last_mut() {
+            let name = last.ident.to_string();
+            if let Some(owned) = name.strip_prefix("ArrayView") {
+                last.ident = Ident::new(&format!("Array{owned}"), last.ident.span());
+                if let PathArguments::AngleBracketed(a) = &mut last.arguments {
+                    a.args = a
+                        .args
+                        .iter()
+                        .filter(|g| !matches!(g, GenericArgument::Lifetime(_)))
+                        .cloned()
+                        .collect();
+                }
+            }
+        }
+    }
+    t
+}
+
+/// For a nalgebra or ndarray array of `f64`, whether it is a view.
+pub fn container(ty: &Type) -> Option<bool> {
+    let Type::Path(p) = strip(ty) else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    let name = last.ident.to_string();
+    let view = VIEWS.contains(&name.as_str());
+    if !view && !CONTAINERS.contains(&name.as_str()) {
+        return None;
+    }
+    let PathArguments::AngleBracketed(a) = &last.arguments else {
+        return None;
+    };
+    let first_type = a.args.iter().find_map(|g| match g {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })?;
+    is_f64(first_type).then_some(view)
 }
 
 /// Types that do not name a registered struct although they look like one.
@@ -387,6 +477,9 @@ impl ResultKind {
                     _ => None,
                 };
             }
+        }
+        if container(ty) == Some(false) {
+            return Some(ResultKind::Vector);
         }
         match Nested::of(ty)? {
             Nested::F64 | Nested::Slice(_) => None,

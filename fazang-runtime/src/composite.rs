@@ -46,6 +46,15 @@ use crate::real::{Partials, Real};
     note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
             differentiate with respect to its f64 fields, put #[deriv_rule] on its definition"
 )]
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::composite::Composite;
+/// #[deriv_rule]
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct P { a: f64, b: f64 }
+/// assert_eq!(<P as Composite>::LEN, 2);
+/// ```
 pub trait Composite: Sized {
     /// The struct with [`Var`] fields (`Bar<Var>`).
     type Active;
@@ -54,9 +63,31 @@ pub trait Composite: Sized {
     type Of<S: Real>;
     /// A new independent Var per f64 field (field order), pushed onto `vars` too; data
     /// fields cloned.
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::Composite;
+    /// #[deriv_rule]
+    /// #[derive(Debug, Clone)]
+    /// struct P { a: f64, b: f64 }
+    /// let mut vars = Vec::new();
+    /// let p: P<Var> = P { a: 1.0, b: 2.0 }.activate(&mut vars);
+    /// assert_eq!((vars.len(), p.b.val()), (2, 2.0));
+    /// # fazang::clear_tape();
+    /// ```
     fn activate(&self, vars: &mut Vec<Var>) -> Self::Active;
     /// A `Bar<f64>` whose f64 fields are taken in field order from `adj`; data fields
     /// cloned from self. Missing values (a too short iterator) read as 0.
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::Composite;
+    /// #[deriv_rule]
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct P { a: f64, b: f64 }
+    /// let g = P { a: 1.0, b: 2.0 }.adjoint(&mut [0.5].into_iter());
+    /// assert_eq!(g, P { a: 0.5, b: 0.0 });
+    /// ```
     fn adjoint(&self, adj: &mut dyn Iterator<Item = f64>) -> Self;
     /// Number of f64 fields.
     const LEN: usize;
@@ -69,16 +100,61 @@ pub trait Composite: Sized {
     note = "put #[deriv_rule] on the struct's definition to make its f64 fields \
             differentiable, or do not name this parameter in the rule"
 )]
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::composite::CompositeOf;
+/// #[deriv_rule]
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct P { a: f64, b: f64 }
+/// assert_eq!(<P<Var> as CompositeOf<Var>>::LEN, 2);
+/// ```
 pub trait CompositeOf<S: Real>: Sized {
     /// The plain struct (`Bar<f64>`): the values, and the shape of partials and adjoints.
     type Values: CompositeOf<f64, Values = Self::Values>;
     /// Number of f64 fields.
     const LEN: usize;
     /// The struct of values (`.val()` of each field; data fields cloned).
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::CompositeOf;
+    /// #[deriv_rule]
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct P { a: f64, b: f64 }
+    /// let p = P { a: Var::new(1.0), b: Var::constant(2.0) };
+    /// assert_eq!(p.values(), P { a: 1.0, b: 2.0 });
+    /// # fazang::clear_tape();
+    /// ```
     fn values(&self) -> Self::Values;
     /// Call `f` on each differentiable field, in field order.
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::CompositeOf;
+    /// #[deriv_rule]
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct P { a: f64, b: f64 }
+    /// let mut seen = Vec::new();
+    /// P { a: 1.0, b: 2.0 }.for_each_field(|x: f64| seen.push(x));
+    /// assert_eq!(seen, [1.0, 2.0]);
+    /// ```
     fn for_each_field(&self, f: impl FnMut(S));
     /// Record `d` as the partials with respect to this struct's fields.
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::CompositeOf;
+    /// #[deriv_rule]
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct P { a: f64, b: f64 }
+    /// // a node with value a + 2b and partials (1, 2)
+    /// let p = P { a: Var::new(1.0), b: Var::new(2.0) };
+    /// let y = Var::from_partials(5.0, |ops| p.push_partials(&P { a: 1.0, b: 2.0 }, ops));
+    /// y.grad();
+    /// assert_eq!((p.a.adj(), p.b.adj()), (1.0, 2.0));
+    /// # fazang::clear_tape();
+    /// ```
     fn push_partials(&self, d: &Self::Values, p: &mut Partials<S>);
 }
 

@@ -75,7 +75,7 @@ pub(crate) fn release_buffers() {
 /// longer inputs use a buffer taken from (and given back to) a thread-local pool, so
 /// nothing is allocated in steady state.
 #[inline]
-fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
+pub(crate) fn with_vars<R>(x: &[f64], f: impl FnOnce(&[Var]) -> R) -> R {
     if x.len() <= STACK_VARS {
         let mut buf = [Var::constant(0.0); STACK_VARS];
         let xv = &mut buf[..x.len()];

@@ -19,18 +19,32 @@
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
+//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
+#![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
+// simba's `SimdValue` declares two methods `unsafe`; their impls for `Var` are the only
+// `unsafe` tokens (no unsafe operation), allowed where they are.
+#![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
+
 mod activate;
+mod adjoint;
 pub mod composite;
 pub mod core;
 pub mod dist;
 mod drivers;
+pub mod graph;
 mod interop;
+#[cfg(feature = "nalgebra")]
+pub mod linalg;
 pub mod math;
+pub mod ode;
+pub mod param;
 #[doc(hidden)]
 pub mod private;
 mod real;
+#[doc(hidden)]
+pub mod real_calls;
 mod rule;
 mod rule_check;
 
@@ -52,6 +66,7 @@ pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, 
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
 };
+pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,

@@ -9,12 +9,21 @@ use std::ops::{Add, Div, Mul, Rem, Sub};
 
 pub use crate::core::scope::NestedScope as Scope;
 
-pub use crate::activate::{Outputs, Param};
+pub use crate::activate::Outputs;
+pub use crate::adjoint::{
+    accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
+    Stacks, ZerosLike,
+};
+pub use crate::real_calls as real;
+pub use num_traits::Float;
 
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
 pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
+
+// Parameters of every shape as one run of inputs (`fazang::param`).
+pub use crate::param::{AdjointReader, Inputs};
 
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
@@ -64,6 +73,7 @@ bound_alias! {
         + Sub<S, Output = S>
         + Mul<S, Output = S>
         + Div<S, Output = S>
+        + Rem<S, Output = S>
         + for<'b> Add<&'b S, Output = S>
         + for<'b> Sub<&'b S, Output = S>
         + for<'b> Mul<&'b S, Output = S>
@@ -82,6 +92,7 @@ bound_alias! {
         + Sub<f64, Output = S>
         + Mul<f64, Output = S>
         + Div<f64, Output = S>
+        + Rem<f64, Output = S>
         + for<'b> Add<&'b f64, Output = S>
         + for<'b> Sub<&'b f64, Output = S>
         + for<'b> Mul<&'b f64, Output = S>
@@ -162,6 +173,39 @@ impl IntoScalar<Var> for Var {
 #[inline(always)]
 pub fn lit<S: Real>(v: f64) -> S {
     S::from(v)
+}
+
+/// A data value of a type the macro cannot see (the result of a call on data) passed
+/// next to active arguments: an `f64` becomes the parameter's scalar, integers and
+/// `bool`s pass through.
+pub trait Pass<T> {
+    /// The value as the parameter takes it.
+    fn pass(self) -> T;
+}
+
+impl<T: Real> Pass<T> for f64 {
+    #[inline(always)]
+    fn pass(self) -> T {
+        T::from(self)
+    }
+}
+
+macro_rules! pass_through {
+    ($($t:ty),*) => {$(
+        impl Pass<$t> for $t {
+            #[inline(always)]
+            fn pass(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+pass_through!(bool, usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// [`Pass::pass`].
+#[inline(always)]
+pub fn pass<V: Pass<T>, T>(v: V) -> T {
+    v.pass()
 }
 
 /// Data of any shape made of `f64`s (arrays, vectors) converted to the same shape of

@@ -1,7 +1,8 @@
 //! Times every variant of every workload in one run and prints one table of ratios.
 //!
 //! `cargo run --release -p fazang-bench --bin ratios [-- [--quick] [WORKLOAD...]]`
-//! (workloads: rosenbrock logistic normal two_param jacobian; all by default).
+//! (workloads: rosenbrock logistic normal two_param jacobian gp mat_multiply mat_cholesky
+//! mat_trisolve mat_logdet mat_quad_form; all by default).
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -7,7 +7,7 @@ use crate::data::Rng;
 use crate::peers::{ad_trait_gradient, num_dual_gradient, AdTrait, Echidna, PeerNum};
 use crate::{assert_close, Workload};
 use fazang::prelude::*;
-use fazang_bench_models::{log_lik, log_lik_grad};
+use fazang_bench_models::{log_lik, log_lik_grad, log_lik_loop, log_lik_loop_grad};
 use std::rc::Rc;
 
 /// Rows (observations).
@@ -108,6 +108,48 @@ pub fn workload() -> Workload {
                 v + g[0]
             }),
             fazang: move |b: &[Var]| log_lik::<Var>(b, &d2.x, &d2.y),
+            num_dual: move |b: &[f64], g: &mut [f64]| {
+                num_dual_gradient::<K>(|b| log_lik_peer(b, &d3.x, &d3.y), b, g)
+            },
+            echidna: move |b: &[Echidna]| log_lik_peer(b, &d4.x, &d4.y),
+            ad_trait: move |b: &[AdTrait]| log_lik_peer(b, &d5.x, &d5.y),
+        }),
+    }
+}
+
+/// The same likelihood as two plain loops: `_grad` is adjoint code, `fazang` the tape.
+pub fn workload_loop() -> Workload {
+    let (d, beta) = data();
+    let d = Rc::new(d);
+    let mut want = vec![0.0; K];
+    log_lik_hand(&beta, &d.x, &d.y, &mut want);
+    let (_, gm) = log_lik_loop_grad(&beta, &d.x, &d.y);
+    assert_close("logistic_loop _grad", &gm, &want);
+    let mut g = vec![0.0; K];
+    gradient_into(|b| log_lik_loop::<Var>(b, &d.x, &d.y), &beta, &mut g);
+    assert_close("logistic_loop fazang", &g, &want);
+    let (d0, d1, d2, d3, d4, d5, d6) = (
+        d.clone(),
+        d.clone(),
+        d.clone(),
+        d.clone(),
+        d.clone(),
+        d.clone(),
+        d,
+    );
+    Workload {
+        name: "logistic_loop",
+        inputs: K,
+        calls: 1,
+        variants: gradient_variants(Gradients {
+            x: beta,
+            primal: move |b: &[f64]| log_lik_loop::<f64>(b, &d0.x, &d0.y),
+            hand: move |b: &[f64], g: &mut [f64]| log_lik_hand(b, &d1.x, &d1.y, g),
+            grad_macro: Some(move |b: &[f64]| {
+                let (v, g) = log_lik_loop_grad(b, &d6.x, &d6.y);
+                v + g[0]
+            }),
+            fazang: move |b: &[Var]| log_lik_loop::<Var>(b, &d2.x, &d2.y),
             num_dual: move |b: &[f64], g: &mut [f64]| {
                 num_dual_gradient::<K>(|b| log_lik_peer(b, &d3.x, &d3.y), b, g)
             },

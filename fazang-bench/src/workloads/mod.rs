@@ -1,8 +1,11 @@
-//! The five workloads. Each file holds the primal as a user writes it (a plain `f64`
-//! function, ready for `#[differentiate]`), its hand-written derivative, the same body
-//! on fazang's `Var` for the runtime drivers, and the body once for every peer.
+//! The workloads. Each of the first five files holds the primal as a user writes it (a
+//! plain `f64` function, ready for `#[differentiate]`), its hand-written derivative, the
+//! same body on fazang's `Var` for the runtime drivers, and the body once for every peer.
+//! `gp` and `linalg` compare fazang's fused linear algebra with scalar taping.
 
+pub mod gp;
 pub mod jacobian;
+pub mod linalg;
 pub mod logistic;
 pub mod normal;
 pub mod rosenbrock;

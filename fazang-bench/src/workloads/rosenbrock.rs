@@ -6,7 +6,7 @@ use crate::data::Rng;
 use crate::peers::{ad_trait_gradient, num_dual_gradient, AdTrait, Echidna, PeerNum};
 use crate::{assert_close, Workload};
 use fazang::prelude::*;
-use fazang_bench_models::{rosenbrock, rosenbrock_grad};
+use fazang_bench_models::{rosenbrock, rosenbrock_grad, rosenbrock_loop, rosenbrock_loop_grad};
 
 /// Number of inputs.
 pub const N: usize = 1000;
@@ -70,6 +70,37 @@ pub fn workload() -> Workload {
                 v + g[0]
             }),
             fazang: |x: &[Var]| rosenbrock::<Var>(x),
+            num_dual: |x: &[f64], g: &mut [f64]| num_dual_gradient::<N>(rosenbrock_peer, x, g),
+            echidna: rosenbrock_peer::<Echidna>,
+            ad_trait: rosenbrock_peer::<AdTrait>,
+        }),
+    }
+}
+
+/// The same function written as a plain loop: `_grad` is adjoint code, `fazang` the tape.
+pub fn workload_loop() -> Workload {
+    let mut rng = Rng::new(1);
+    let x = rng.vec(N, -1.5, 1.5);
+    let mut want = vec![0.0; N];
+    rosenbrock_hand(&x, &mut want);
+    let (_, g) = rosenbrock_loop_grad(&x);
+    assert_close("rosenbrock_loop _grad", &g, &want);
+    let mut g = vec![0.0; N];
+    gradient_into(rosenbrock_loop::<Var>, &x, &mut g);
+    assert_close("rosenbrock_loop fazang", &g, &want);
+    Workload {
+        name: "rosenbrock_loop",
+        inputs: N,
+        calls: 1,
+        variants: gradient_variants(Gradients {
+            x,
+            primal: rosenbrock_loop::<f64>,
+            hand: rosenbrock_hand,
+            grad_macro: Some(|x: &[f64]| {
+                let (v, g) = rosenbrock_loop_grad(x);
+                v + g[0]
+            }),
+            fazang: |x: &[Var]| rosenbrock_loop::<Var>(x),
             num_dual: |x: &[f64], g: &mut [f64]| num_dual_gradient::<N>(rosenbrock_peer, x, g),
             echidna: rosenbrock_peer::<Echidna>,
             ad_trait: rosenbrock_peer::<AdTrait>,

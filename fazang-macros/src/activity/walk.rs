@@ -736,6 +736,7 @@ pub fn abs_of_type(ty: &syn::Type, active: bool) -> Abs {
                 (n, None) if INT_TYPES.contains(&n) => Abs::Int,
                 ("f32", None) => Abs::Float(false),
                 ("Vec" | "VecDeque", Some(t)) => Abs::Seq(Box::new(abs_of_type(t, active))),
+                _ if crate::types::container(t).is_some() => Abs::Seq(Box::new(Abs::Float(active))),
                 ("Option" | "Result" | "Box" | "Rc" | "Arc", Some(t)) => abs_of_type(t, active),
                 _ => Abs::Unknown(active),
             }

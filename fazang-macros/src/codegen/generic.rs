@@ -503,6 +503,13 @@ impl Gen<'_> {
                 let path = &mac.path;
                 quote_spanned!(self.sp=> #path![#x; #n])
             }
+            Macro::Args(mac, args) if !has_inline_capture(args) => {
+                // `format!("{}", f64::max(0.0, x))`: the arguments are printed like any
+                // expression (no conversion targets them, but calls inside get theirs).
+                let xs: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+                let path = &mac.path;
+                quote_spanned!(self.sp=> #path!(#(#xs),*))
+            }
             Macro::Args(mac, _) | Macro::Opaque(mac) => quote_spanned!(self.sp=> #mac),
         }
     }
@@ -524,6 +531,24 @@ fn needs_conversion(src: &Abs, t: &Abs) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a format-like macro names variables inside its string (`"{x}"`): printing its
+/// arguments again would not reach those.
+pub fn has_inline_capture(args: &[Expr]) -> bool {
+    args.iter().any(|a| match &a.kind {
+        Kind::Lit(syn::Lit::Str(s)) => {
+            let v = s.value();
+            let b = v.as_bytes();
+            (0..b.len()).any(|i| {
+                b[i] == b'{'
+                    && (i == 0 || b[i - 1] != b'{')
+                    && b.get(i + 1)
+                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            })
+        }
+        _ => false,
+    })
 }
 
 fn is_compound(op: &syn::BinOp) -> bool {

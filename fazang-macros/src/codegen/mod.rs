@@ -6,6 +6,7 @@
 //!   active code gets `S`, and a passive value flowing into an active place is converted
 //!   there, explicitly.
 
+pub mod adjoint;
 pub mod generic;
 mod pat;
 mod ty;

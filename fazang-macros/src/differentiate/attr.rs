@@ -9,6 +9,7 @@ use syn::{Expr, Ident, Meta, Token};
 const WRT: &str = "wrt";
 const GRAD: &str = "grad";
 const JACOBIAN: &str = "jacobian";
+const TAPE: &str = "tape";
 
 #[derive(Default, Clone)]
 pub struct Options {
@@ -18,6 +19,8 @@ pub struct Options {
     pub grad: Option<Ident>,
     /// `jacobian = name`: the name of the Jacobian function.
     pub jacobian: Option<Ident>,
+    /// `tape`: `name_grad` records on the tape instead of running adjoint code.
+    pub tape: bool,
 }
 
 /// Parse the attribute's arguments, reporting every bad option.
@@ -68,10 +71,11 @@ fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
             };
             set_once(cx, &meta, slot, name);
         }
+        Meta::Path(p) if p.is_ident(TAPE) => options.tape = true,
         _ => cx.error(
             meta.path(),
-            "unknown #[differentiate] option; the options are `wrt(a, b)`, `grad = name` and \
-             `jacobian = name`",
+            "unknown #[differentiate] option; the options are `wrt(a, b)`, `grad = name`, \
+             `jacobian = name` and `tape`",
         ),
     }
 }

@@ -36,9 +36,19 @@ pub fn scalar_ident(own: &Generics, outer: Option<&Generics>) -> Ident {
 }
 
 /// The function made generic over `s`.
-pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident, callees: &Callees) -> TokenStream {
+pub fn generic_fn(
+    cx: &mut Ctxt,
+    m: &Model,
+    s: &Ident,
+    a: &Analysed,
+    callees: &Callees,
+) -> TokenStream {
     let mut sig = m.func.sig.clone();
     sig.generics.params.push(parse_quote!(#s: ::fazang::Real));
+    let wc = sig.generics.make_where_clause();
+    // `T: Float` helpers and nalgebra's methods take the body's scalar.
+    wc.predicates
+        .push(parse_quote!(#s: ::fazang::__private::Float));
     let wc = sig.generics.make_where_clause();
     wc.predicates
         .push(parse_quote!(f64: ::fazang::__private::ScalarOps<#s>));
@@ -65,15 +75,10 @@ pub fn generic_fn(cx: &mut Ctxt, m: &Model, s: &Ident, callees: &Callees) -> Tok
             *arg.ty = scalar_type(&arg.ty, &p.kind, s);
         }
     }
-    let ret_abs = match &mut sig.output {
-        ReturnType::Type(_, ty) => {
-            let abs = abs_of_type(ty, true);
-            **ty = replace_f64(ty, s);
-            abs
-        }
-        ReturnType::Default => Abs::Unknown(false),
-    };
-    let body = generic_body(cx, m, s, ret_abs, callees);
+    if let ReturnType::Type(_, ty) = &mut sig.output {
+        **ty = replace_f64(ty, s);
+    }
+    let body = generic_body(cx, m, s, a, callees);
     let (attrs, vis) = (m.func.attrs, m.func.vis);
     quote! {
         #(#attrs)*
@@ -112,8 +117,14 @@ fn scalar_param(m: &Model, p: &super::ast::Param) -> bool {
     p.active || (m.place != Place::Free && matches!(p.kind, ParamKind::MutRef))
 }
 
-/// Lower, analyse and print the body.
-fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs, callees: &Callees) -> TokenStream {
+/// The body lowered to the model, and what the activity analysis found.
+pub struct Analysed {
+    pub body: crate::model::Body,
+    pub act: activity::Activity,
+}
+
+/// Lower and analyse the body.
+pub fn analyse(m: &Model, callees: &Callees) -> Analysed {
     let decls: Vec<ParamDecl> = m
         .params
         .iter()
@@ -123,14 +134,29 @@ fn generic_body(cx: &mut Ctxt, m: &Model, s: &Ident, ret: Abs, callees: &Callees
         .collect();
     let body = lower_body(&decls, m.func.block);
     let params = m.params.iter().map(|p| param_abs(m, p)).collect();
+    let ret = match &m.func.sig.output {
+        ReturnType::Type(_, ty) => abs_of_type(ty, true),
+        ReturnType::Default => Abs::Unknown(false),
+    };
     let act = activity::analyse(&body, params, ret, callees);
-    let out = codegen::generic::body(&body, &act, callees, s, cx);
+    Analysed { body, act }
+}
+
+/// Print the generic body.
+fn generic_body(
+    cx: &mut Ctxt,
+    m: &Model,
+    s: &Ident,
+    a: &Analysed,
+    callees: &Callees,
+) -> TokenStream {
+    let out = codegen::generic::body(&a.body, &a.act, callees, s, cx);
     if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
         // `FAZANG_MACRO_DEBUG=1 cargo build`: what the analysis found and the body it gave.
         eprintln!(
             "#[differentiate] {}:\n{}{}\n",
             m.name(),
-            act.describe(&body),
+            a.act.describe(&a.body),
             out
         );
     }

@@ -2,7 +2,7 @@
 //! the generic function, from the body model; `siblings`: `_grad` and `_jacobian`).
 //! `items` applies the same to every function of an inline module or impl block.
 
-mod ast;
+pub(crate) mod ast;
 mod attr;
 mod expand;
 mod items;
@@ -49,8 +49,9 @@ fn function(
     callees: &crate::activity::Callees,
 ) -> TokenStream {
     let s = expand::scalar_ident(&m.func.sig.generics, outer);
-    let primal = expand::generic_fn(cx, m, &s, callees);
-    let derived = siblings::siblings(m);
+    let analysed = expand::analyse(m, callees);
+    let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
+    let derived = siblings::siblings(m, &analysed);
     quote::quote! {
         #primal
         #derived

@@ -4,18 +4,23 @@
 //! backwards and reads the adjoints back in each parameter's own shape.
 
 use super::ast::{Model, Param, Place};
+use super::expand::Analysed;
 use crate::types::{ParamKind, ResultKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::{FnArg, GenericArgument, Ident, PathArguments, ReturnType, Type};
+use syn::{GenericArgument, Ident, PathArguments, ReturnType, Type};
 
 /// `name_grad` or `name_jacobian`, if the function has one.
-pub fn siblings(m: &Model) -> TokenStream {
+pub fn siblings(m: &Model, a: &Analysed) -> TokenStream {
     if !m.has_siblings() {
         return TokenStream::new();
     }
     match m.ret {
-        Some(ResultKind::Scalar | ResultKind::ResultScalar) => grad_fn(m),
+        Some(ResultKind::Scalar | ResultKind::ResultScalar) => {
+            let g = grad_fns(m, a);
+            let into = grad_into_fn(m);
+            quote!(#g #into)
+        }
         Some(ResultKind::Vector) => jacobian_fn(m),
         None => TokenStream::new(),
     }
@@ -26,28 +31,34 @@ fn active_name(p: &Param) -> Ident {
     format_ident!("__fz_{}", p.ident)
 }
 
-/// Statements making the active copies; with `all_in_vars`, scalars are pushed onto
-/// `__fz_vars` too (the Jacobian's columns), otherwise only what has a shape.
-fn activations(m: &Model, all_in_vars: bool) -> TokenStream {
+/// `x` as `Param` takes it: references as they are, values borrowed.
+fn param_ref(p: &Param) -> TokenStream {
+    let x = &p.ident;
+    match &p.kind {
+        ParamKind::Nested { by_ref: true, .. } | ParamKind::Container { by_ref: true, .. } => {
+            quote!(#x)
+        }
+        _ => quote!(&#x),
+    }
+}
+
+/// Statements making the active copies, one run of independent variables in parameter
+/// order (`__fz_inputs`, also the Jacobian's columns).
+fn activations(m: &Model) -> TokenStream {
     let acts = m.active().map(|p| {
-        let (x, a) = (&p.ident, active_name(p));
-        match &p.kind {
-            ParamKind::Scalar if !all_in_vars => quote!(let #a = ::fazang::Var::new(#x);),
-            ParamKind::Scalar => quote! {
-                let #a = ::fazang::__private::Param::activate(&#x, &mut __fz_vars);
-            },
-            ParamKind::Nested { by_ref, .. } => {
-                let r = if *by_ref { quote!(#x) } else { quote!(&#x) };
-                quote!(let #a = ::fazang::__private::Param::activate(#r, &mut __fz_vars);)
-            }
+        let (a, r) = (active_name(p), param_ref(p));
+        match p.kind {
+            // Through `Composite`, so an unregistered type gets that trait's message once.
             ParamKind::Struct => quote! {
-                let #a = ::fazang::__private::Composite::activate(&#x, &mut __fz_vars);
+                let mut __fz_fields = ::std::vec::Vec::new();
+                let #a = ::fazang::__private::Composite::activate(#r, &mut __fz_fields);
+                __fz_inputs.adopt(&__fz_fields);
             },
-            ParamKind::MutRef | ParamKind::Data => unreachable!("only active parameters"),
+            _ => quote!(let #a = ::fazang::param::Param::activate(#r, &mut __fz_inputs);),
         }
     });
     quote! {
-        let mut __fz_vars: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
+        let mut __fz_inputs = ::fazang::param::Inputs::new();
         #(#acts)*
     }
 }
@@ -59,7 +70,9 @@ fn call(m: &Model) -> TokenStream {
         let (x, a) = (&p.ident, active_name(p));
         match (&p.kind, p.active) {
             (_, false) => quote!(#x),
-            (ParamKind::Nested { by_ref: true, .. }, true) => quote!(&#a),
+            (ParamKind::Nested { by_ref: true, .. }, true)
+            | (ParamKind::Container { by_ref: true, .. }, true) => quote!(&#a),
+            (ParamKind::Container { view: true, .. }, true) => quote!(#a.view()),
             (_, true) => quote!(#a),
         }
     });
@@ -72,23 +85,25 @@ fn call(m: &Model) -> TokenStream {
 
 /// The adjoint of one active parameter in its own shape, and that shape's type.
 fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
-    let (x, a, ty) = (&p.ident, active_name(p), p.ty);
-    match &p.kind {
-        ParamKind::Scalar => (quote!(#a.adj()), quote!(f64)),
-        ParamKind::Nested { by_ref, shape } => {
-            let r = if *by_ref { quote!(#x) } else { quote!(&#x) };
-            let t = shape.grad_type();
-            (
-                quote!(::fazang::__private::Param::grad(#r, &mut __fz_adj)),
-                quote!(#t),
-            )
+    let r = param_ref(p);
+    let e = match p.kind {
+        ParamKind::Struct => quote!(::fazang::__private::Composite::adjoint(#r, &mut __fz_adj)),
+        _ => quote!(::fazang::param::Param::gradient(#r, &mut __fz_adj)),
+    };
+    let t = match &p.kind {
+        ParamKind::Scalar => quote!(f64),
+        ParamKind::Nested { shape, .. } => shape.grad_type(),
+        ParamKind::Container { .. } => {
+            let ty = crate::types::container_grad_type(p.ty);
+            quote!(#ty)
         }
-        ParamKind::Struct => (
-            quote!(::fazang::__private::Composite::adjoint(&#x, &mut __fz_adj)),
-            quote!(#ty),
-        ),
+        ParamKind::Struct => {
+            let ty = p.ty;
+            quote!(#ty)
+        }
         ParamKind::MutRef | ParamKind::Data => unreachable!("only active parameters"),
-    }
+    };
+    (e, t)
 }
 
 /// The gradient expression and its type: `[f64; K]` if every active parameter is a
@@ -104,16 +119,13 @@ fn gradient(m: &Model) -> (TokenStream, TokenStream, String) {
     }
     let (exprs, tys): (Vec<_>, Vec<_>) = active.iter().map(|p| adjoint(p)).unzip();
     let doc = names.join(", ");
-    let adj = quote! {
-        let mut __fz_adj = __fz_vars.iter().map(|v| v.adj());
-    };
     if active.len() == 1 {
         let (e, t) = (&exprs[0], &tys[0]);
         let doc = format!("{doc}, shaped like the parameter");
-        (quote!({ #adj #e }), quote!(#t), doc)
+        (quote!(#e), quote!(#t), doc)
     } else {
         let doc = format!("the tuple `({doc})`, each shaped like its parameter");
-        (quote!({ #adj (#(#exprs),*) }), quote!((#(#tys),*)), doc)
+        (quote!((#(#exprs),*)), quote!((#(#tys),*)), doc)
     }
 }
 
@@ -177,13 +189,96 @@ fn sibling(
     }
 }
 
-fn grad_fn(m: &Model) -> TokenStream {
+/// `name_grad`: adjoint code where the body allows it, the tape otherwise; beside the
+/// adjoint one, the tape one as a hidden `__name_grad_tape` (tests compare the two).
+fn grad_fns(m: &Model, a: &Analysed) -> TokenStream {
     let name = m.name();
     let gname = m
         .options
         .grad
         .clone()
         .unwrap_or_else(|| format_ident!("{}_grad", name));
+    // The tape twin exists whatever the path, so tests and the fuzzer can compare.
+    let twin = grad_fn(
+        m,
+        &format_ident!("__{}_grad_tape", name),
+        String::new(),
+        true,
+    );
+    let debug = std::env::var_os("FAZANG_MACRO_DEBUG").is_some();
+    let main = if m.options.tape {
+        let doc = " It records the function on the tape (`#[differentiate(tape)]`).";
+        grad_fn(m, &gname, doc.into(), false)
+    } else {
+        match crate::codegen::adjoint::grad_body(m, &a.body, &a.act) {
+            Ok(body) => {
+                if debug {
+                    eprintln!("#[differentiate] {name}: adjoint code\n{body}\n");
+                }
+                adjoint_grad_fn(m, &gname, body)
+            }
+            Err(u) => {
+                if debug {
+                    eprintln!(
+                        "#[differentiate] {name}: tape; adjoint code lacks {}",
+                        u.why
+                    );
+                }
+                let doc = format!(
+                    " It records the function on the tape: the adjoint code does not cover \
+                     {} yet.",
+                    u.why
+                );
+                grad_fn(m, &gname, doc, false)
+            }
+        }
+    };
+    quote!(#main #twin)
+}
+
+/// `name_grad` from adjoint code.
+fn adjoint_grad_fn(m: &Model, gname: &Ident, body: TokenStream) -> TokenStream {
+    let name = m.name();
+    let (_, gty, gdoc) = gradient(m);
+    let is_result = matches!(m.ret, Some(ResultKind::ResultScalar));
+    let ret = if is_result {
+        result_with(&m.func.sig.output, quote!((f64, #gty)))
+    } else {
+        quote!((f64, #gty))
+    };
+    let body = if is_result {
+        quote!(::std::result::Result::Ok({ #body }))
+    } else {
+        body
+    };
+    let doc1 = format!(" Value and gradient of [`{name}`] (generated by `#[differentiate]`).");
+    let doc2 = format!(
+        " Returns `(value, gradient)`{}; the gradient is {gdoc}. It runs adjoint code \
+         generated from the body (a forward and a reverse sweep in plain `f64`), not the \
+         tape.",
+        if is_result {
+            " in `Ok`, or `name`'s error"
+        } else {
+            ""
+        }
+    );
+    let f = &m.func;
+    let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
+    let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
+    quote! {
+        #[doc = #doc1]
+        #[doc = ""]
+        #[doc = #doc2]
+        #attrs
+        #[allow(dead_code, unused_mut, unused_variables, unused_assignments, non_snake_case, unreachable_code, clippy::all)]
+        #vis fn #gname #generics(#inputs) -> #ret #wc {
+            #body
+        }
+    }
+}
+
+fn grad_fn(m: &Model, gname: &Ident, path_doc: String, hidden: bool) -> TokenStream {
+    let name = m.name();
     let call = call(m);
     let (g, gty, gdoc) = gradient(m);
     let is_result = matches!(m.ret, Some(ResultKind::ResultScalar));
@@ -217,9 +312,16 @@ fn grad_fn(m: &Model) -> TokenStream {
     let rest = quote! {
         let __fz_out: ::fazang::Var = #get_out;
         ::fazang::__private::grad_in_scope(__fz_out);
+        let mut __fz_adj = __fz_inputs.adjoints();
         #done
     };
-    sibling(m, &gname, [doc1, doc2], ret, activations(m, false), rest)
+    let doc2 = format!("{doc2}{path_doc}");
+    let out = sibling(m, gname, [doc1, doc2], ret, activations(m), rest);
+    if hidden {
+        quote!(#[doc(hidden)] #out)
+    } else {
+        out
+    }
 }
 
 /// `Result<f64, E>` with `f64` replaced by `inner`.
@@ -260,13 +362,83 @@ fn jacobian_fn(m: &Model) -> TokenStream {
     let rest = quote! {
         let mut __fz_out: ::std::vec::Vec<::fazang::Var> = ::std::vec::Vec::new();
         ::fazang::__private::Outputs::push_outputs(#call, &mut __fz_out);
-        ::fazang::__private::jacobian_rows(&__fz_out, &__fz_vars)
+        ::fazang::__private::jacobian_rows(&__fz_out, &__fz_inputs.to_vars())
     };
-    sibling(m, &jname, [doc1, doc2], ret, activations(m, true), rest)
+    sibling(m, &jname, [doc1, doc2], ret, activations(m), rest)
 }
 
-/// Whether the inputs include a receiver (for methods).
-#[allow(dead_code)]
-fn has_receiver(m: &Model) -> bool {
-    matches!(m.func.sig.inputs.first(), Some(FnArg::Receiver(_)))
+/// `name_grad_into(args.., grad: &mut [f64]) -> f64`: the gradient written flat (in
+/// parameter order) into the caller's buffer, allocating nothing in steady state; for
+/// functions whose active parameters are `f64`s and `&[f64]`s (what optimisers take).
+fn grad_into_fn(m: &Model) -> TokenStream {
+    use crate::types::Nested;
+    let flat = m.active().all(|p| match &p.kind {
+        ParamKind::Scalar => true,
+        ParamKind::Nested {
+            by_ref: true,
+            shape: Nested::Slice(e),
+        } => matches!(**e, Nested::F64),
+        _ => false,
+    });
+    if !flat {
+        return TokenStream::new();
+    }
+    let name = m.name();
+    let iname = format_ident!("{}_grad_into", name);
+    let taken = |n: &str| m.params.iter().any(|p| p.ident == n);
+    let mut g = String::from("grad");
+    while taken(&g) {
+        g.push('_');
+    }
+    let g = format_ident!("{}", g);
+    let is_result = matches!(m.ret, Some(ResultKind::ResultScalar));
+    let call = call(m);
+    let finish = quote! {
+        ::fazang::__private::grad_in_scope(__fz_out);
+        __fz_inputs.adjoints_into(#g);
+        __fz_out.val()
+    };
+    let mut inner = if is_result {
+        quote!(match #call {
+            ::std::result::Result::Ok(__fz_out) => ::std::result::Result::Ok({ #finish }),
+            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+        })
+    } else {
+        quote!({ let __fz_out: ::fazang::Var = #call; #finish })
+    };
+    // Activate in parameter order: slices open a scope each, innermost last.
+    for p in m.active().collect::<Vec<_>>().into_iter().rev() {
+        let (x, a) = (&p.ident, active_name(p));
+        inner = match p.kind {
+            ParamKind::Scalar => quote!({ let #a = __fz_inputs.var(#x); #inner }),
+            _ => quote!(__fz_inputs.with_slice(#x, |__fz_inputs, #a| #inner)),
+        };
+    }
+    let ret = if is_result {
+        result_with(&m.func.sig.output, quote!(f64))
+    } else {
+        quote!(f64)
+    };
+    let f = &m.func;
+    let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
+    let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
+    let doc1 = format!(
+        " Value of [`{name}`], its gradient written into `{g}` (generated by \
+         `#[differentiate]`)."
+    );
+    let doc2 = " `grad` holds the partial derivatives in parameter order, slices flattened; \
+                it must have one entry per active input (panics otherwise). Nothing is \
+                allocated in steady state: for optimisers calling it many times.";
+    quote! {
+        #[doc = #doc1]
+        #[doc = ""]
+        #[doc = #doc2]
+        #attrs
+        #[allow(dead_code, clippy::too_many_arguments)]
+        #vis fn #iname #generics(#inputs, #g: &mut [f64]) -> #ret #wc {
+            let __fz_scope = ::fazang::__private::scope();
+            let mut __fz_inputs = ::fazang::param::Inputs::new();
+            #inner
+        }
+    }
 }

@@ -44,6 +44,7 @@ pub struct Closure {
     pub params: Vec<Option<BindId>>,
 }
 
+#[derive(Clone)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
@@ -52,6 +53,7 @@ pub struct Block {
 // A body's statements are built once per expansion and never copied: their size does
 // not matter.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Stmt {
     Let(Let),
     /// An expression, with or without its semicolon.
@@ -60,6 +62,7 @@ pub enum Stmt {
     Item(Box<syn::Item>),
 }
 
+#[derive(Clone)]
 pub struct Let {
     pub attrs: Vec<Attribute>,
     pub pat: Pat,
@@ -70,6 +73,7 @@ pub struct Let {
     pub span: Span,
 }
 
+#[derive(Clone)]
 pub struct Expr {
     pub id: ExprId,
     pub span: Span,
@@ -77,6 +81,7 @@ pub struct Expr {
     pub kind: Kind,
 }
 
+#[derive(Clone)]
 pub enum Kind {
     Lit(Lit),
     /// A local variable.
@@ -128,6 +133,7 @@ pub enum BlockKind {
     Const,
 }
 
+#[derive(Clone)]
 pub struct MethodCall {
     pub receiver: Box<Expr>,
     pub method: Ident,
@@ -135,6 +141,7 @@ pub struct MethodCall {
     pub args: Vec<Expr>,
 }
 
+#[derive(Clone)]
 pub struct Arm {
     pub attrs: Vec<Attribute>,
     pub pat: Pat,
@@ -142,6 +149,7 @@ pub struct Arm {
     pub body: Expr,
 }
 
+#[derive(Clone)]
 pub struct ClosureExpr {
     pub id: ClosureId,
     pub attrs: Vec<Attribute>,
@@ -152,6 +160,7 @@ pub struct ClosureExpr {
     pub body: Box<Expr>,
 }
 
+#[derive(Clone)]
 pub struct StructLit {
     pub path: syn::Path,
     pub qself: Option<syn::QSelf>,
@@ -162,6 +171,7 @@ pub struct StructLit {
 }
 
 /// A macro call in expression position.
+#[derive(Clone)]
 pub enum Macro {
     /// `vec![a, b, c]`.
     VecList(syn::Macro, Vec<Expr>),
@@ -176,6 +186,7 @@ pub enum Macro {
 }
 
 /// A pattern, with its bindings resolved.
+#[derive(Clone)]
 pub enum Pat {
     Ident {
         id: BindId,

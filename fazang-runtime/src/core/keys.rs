@@ -44,8 +44,14 @@ pub(crate) struct Keys {
     /// The top segment's first serial and first node.
     top_serial: u64,
     top_start: u32,
-    /// Nodes may be recorded up to this count before the block of serials runs out.
+    /// Nodes may be recorded up to this count before the cold path runs: the end of the
+    /// block of serials, or, during a graph capture, the current node count (see
+    /// `core::capture`).
     limit: u32,
+    /// Where the block of serials runs out.
+    block_end: u32,
+    /// Whether a graph capture holds `limit` at the node count.
+    capturing: bool,
     /// Size of the last block taken.
     block: u64,
 }
@@ -58,6 +64,8 @@ impl Keys {
             top_serial: 0,
             top_start: 0,
             limit: 0,
+            block_end: 0,
+            capturing: false,
             block: 0,
         }
     }
@@ -72,6 +80,15 @@ impl Keys {
     #[inline(always)]
     pub(crate) fn key(&self, i: u32) -> u64 {
         self.bias.wrapping_add(u64::from(i))
+    }
+
+    /// The key of live node `i`, in whichever segment it is.
+    pub(crate) fn key_at(&self, i: u32) -> u64 {
+        if i >= self.top_start {
+            return self.key(i);
+        }
+        let s = self.segs[self.segs.partition_point(|s| s.start <= i) - 1];
+        s.serial + u64::from(i - s.start)
     }
 
     /// The node index of `key` if that node is alive on a tape holding `nodes` nodes;
@@ -149,7 +166,8 @@ impl Keys {
         );
         self.block = want;
         self.start_segment(nodes, first);
-        self.limit = max.min(nodes.saturating_add(u32::try_from(want).unwrap_or(u32::MAX)));
+        self.block_end = max.min(nodes.saturating_add(u32::try_from(want).unwrap_or(u32::MAX)));
+        self.limit = self.block_end;
         true
     }
 
@@ -180,7 +198,21 @@ impl Keys {
         let next = self.key(nodes);
         self.start_segment(to, next);
         // The serials left in the block are now counted from `to`.
-        self.limit -= nodes - to;
+        self.block_end -= nodes - to;
+        self.limit = if self.capturing { to } else { self.block_end };
+    }
+
+    /// Whether `k` more nodes fit in the block of serials from `nodes` (the cold path of
+    /// a capture asks before it counts them without growing).
+    pub(crate) fn fits(&self, nodes: u32, k: u32) -> bool {
+        k <= self.block_end - nodes
+    }
+
+    /// Start (`Some(nodes)`: the limit follows the node count, so that every node takes
+    /// the cold path) or end (`None`) a graph capture; also moves the capture's limit on.
+    pub(crate) fn capture(&mut self, at: Option<u32>) {
+        self.capturing = at.is_some();
+        self.limit = at.map_or(self.block_end, |n| n.min(self.block_end));
     }
 
     /// Give back spare capacity (after a large tape was released).

@@ -1,5 +1,6 @@
 //! The tape, `Var`, nested scopes and the backward sweep. No math lives here.
 
+pub(crate) mod capture;
 mod keys;
 mod ops;
 pub(crate) mod pool;

@@ -2,7 +2,8 @@
 //! references. Each operator's value and partials are defined once, in `arith!`; the
 //! owned/borrowed combinations are generated from it.
 
-use super::var::{binary_op, unary_op, Var};
+use super::capture::op;
+use super::var::{binary_named, unary_named, Var};
 use crate::math::elementary::deriv2::{div as div_partials, rem as rem_partials};
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
@@ -13,43 +14,43 @@ use std::ops::{
 /// `a + b`: partials 1, 1.
 #[inline]
 fn add_vv(a: Var, b: Var) -> Var {
-    binary_op(a.val() + b.val(), a, 1.0, b, 1.0)
+    binary_named(op!("+"), a.val() + b.val(), a, 1.0, b, 1.0)
 }
 #[inline]
 fn add_vf(a: Var, b: f64) -> Var {
-    unary_op(a.val() + b, a, 1.0)
+    unary_named(op!("+"), a.val() + b, a, 1.0)
 }
 #[inline]
 fn add_fv(a: f64, b: Var) -> Var {
-    unary_op(a + b.val(), b, 1.0)
+    unary_named(op!("+"), a + b.val(), b, 1.0)
 }
 
 /// `a - b`: partials 1, -1.
 #[inline]
 fn sub_vv(a: Var, b: Var) -> Var {
-    binary_op(a.val() - b.val(), a, 1.0, b, -1.0)
+    binary_named(op!("-"), a.val() - b.val(), a, 1.0, b, -1.0)
 }
 #[inline]
 fn sub_vf(a: Var, b: f64) -> Var {
-    unary_op(a.val() - b, a, 1.0)
+    unary_named(op!("-"), a.val() - b, a, 1.0)
 }
 #[inline]
 fn sub_fv(a: f64, b: Var) -> Var {
-    unary_op(a - b.val(), b, -1.0)
+    unary_named(op!("-"), a - b.val(), b, -1.0)
 }
 
 /// `a * b`: partials b, a.
 #[inline]
 fn mul_vv(a: Var, b: Var) -> Var {
-    binary_op(a.val() * b.val(), a, b.val(), b, a.val())
+    binary_named(op!("*"), a.val() * b.val(), a, b.val(), b, a.val())
 }
 #[inline]
 fn mul_vf(a: Var, b: f64) -> Var {
-    unary_op(a.val() * b, a, b)
+    unary_named(op!("*"), a.val() * b, a, b)
 }
 #[inline]
 fn mul_fv(a: f64, b: Var) -> Var {
-    unary_op(a * b.val(), b, a)
+    unary_named(op!("*"), a * b.val(), b, a)
 }
 
 /// `a / b = q`: partials 1/b, -q/b (see
@@ -58,16 +59,16 @@ fn mul_fv(a: f64, b: Var) -> Var {
 fn div_vv(a: Var, b: Var) -> Var {
     let q = a.val() / b.val();
     let (da, db) = div_partials(b.val(), q);
-    binary_op(q, a, da, b, db)
+    binary_named(op!("/"), q, a, da, b, db)
 }
 #[inline]
 fn div_vf(a: Var, b: f64) -> Var {
-    unary_op(a.val() / b, a, 1.0 / b)
+    unary_named(op!("/"), a.val() / b, a, 1.0 / b)
 }
 #[inline]
 fn div_fv(a: f64, b: Var) -> Var {
     let q = a / b.val();
-    unary_op(q, b, div_partials(b.val(), q).1)
+    unary_named(op!("/"), q, b, div_partials(b.val(), q).1)
 }
 
 /// `a % b = r` (`f64`'s remainder, sign of `a`): partials 1 and -q, with q the integer
@@ -76,16 +77,16 @@ fn div_fv(a: f64, b: Var) -> Var {
 fn rem_vv(a: Var, b: Var) -> Var {
     let r = a.val() % b.val();
     let (da, db) = rem_partials(a.val(), b.val(), r);
-    binary_op(r, a, da, b, db)
+    binary_named(op!("%"), r, a, da, b, db)
 }
 #[inline]
 fn rem_vf(a: Var, b: f64) -> Var {
-    unary_op(a.val() % b, a, 1.0)
+    unary_named(op!("%"), a.val() % b, a, 1.0)
 }
 #[inline]
 fn rem_fv(a: f64, b: Var) -> Var {
     let r = a % b.val();
-    unary_op(r, b, rem_partials(a, b.val(), r).1)
+    unary_named(op!("%"), r, b, rem_partials(a, b.val(), r).1)
 }
 
 macro_rules! arith {
@@ -212,7 +213,7 @@ impl Neg for Var {
     /// `-x`: partial -1.
     #[inline]
     fn neg(self) -> Var {
-        unary_op(-self.val(), self, -1.0)
+        unary_named(op!("neg"), -self.val(), self, -1.0)
     }
 }
 

@@ -35,6 +35,7 @@
 //! the spare capacity is given back down to twice the typical size;
 //! [`release_tape_memory`](crate::release_tape_memory) gives back all of it.
 
+use super::capture::{GraphLog, Label};
 use super::keys::Keys;
 use super::sweep::Saved;
 use std::cell::RefCell;
@@ -103,7 +104,7 @@ pub(crate) struct Tape {
     /// Number of nodes recorded.
     pub(crate) nodes: u32,
     /// The keys of the live nodes.
-    keys: Keys,
+    pub(crate) keys: Keys,
     /// Adjoints, one per node; sized lazily by the sweep.
     pub(crate) adj: Vec<f64>,
     /// Every adjoint at or above this index is zero (sweeps raise it, zeroing lowers it),
@@ -124,6 +125,8 @@ pub(crate) struct Tape {
     typical: usize,
     /// Whether the thread-exit hook that frees the tape is registered.
     registered: bool,
+    /// The names and values of the nodes recorded during a graph capture.
+    pub(crate) log: Option<Box<GraphLog>>,
 }
 
 thread_local! {
@@ -222,6 +225,7 @@ impl Tape {
             next_scope: 1,
             typical: 0,
             registered: false,
+            log: None,
         }
     }
 
@@ -249,12 +253,13 @@ impl Tape {
     }
 
     /// Count `k` new nodes; returns the index of the first. Changes nothing if it
-    /// panics (tape full).
+    /// panics (tape full). `label` says what a graph capture shows for them: it is read
+    /// only on the cold path, which runs while a capture does (see `core::capture`).
     #[inline(always)]
-    fn new_nodes(&mut self, k: u32) -> u32 {
+    fn new_nodes_labelled(&mut self, k: u32, label: Label<'_>) -> u32 {
         let n = self.nodes;
         if k > self.keys.limit() - n {
-            self.grow(k);
+            self.grow(k, label);
         }
         self.nodes = n + k;
         n
@@ -262,26 +267,38 @@ impl Tape {
 
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, k: u32) {
+    fn grow(&mut self, k: u32, label: Label<'_>) {
         self.register_release();
-        if !self.keys.grow(self.nodes, k, MAX_NODES) {
+        let n = self.nodes;
+        if let Some(log) = self.log.as_deref_mut() {
+            log.record(n, k, label);
+            if self.keys.fits(n, k) {
+                self.keys.capture(Some(n + k));
+                return;
+            }
+        }
+        if !self.keys.grow(n, k, MAX_NODES) {
             tape_full();
+        }
+        if self.log.is_some() {
+            self.keys.capture(Some(n + k));
         }
     }
 
     /// Record an independent variable; returns its node index.
     #[inline]
-    pub(crate) fn push_independent(&mut self) -> u32 {
-        let i = self.new_nodes(1);
+    pub(crate) fn push_independent(&mut self, name: &'static str, value: f64) -> u32 {
+        let i = self.new_nodes_labelled(1, Label::Op(name, value));
         self.rec.push(Rec::new(NO_OPERAND | FIRST, 0.0));
         i
     }
 
     /// Record `k` independent variables; returns the node index of the first (the others
     /// follow it).
-    pub(crate) fn push_independents(&mut self, k: usize) -> u32 {
+    pub(crate) fn push_independents(&mut self, name: &'static str, values: &[f64]) -> u32 {
+        let k = values.len();
         let k32 = u32::try_from(k).unwrap_or_else(|_| tape_full());
-        let first = self.new_nodes(k32);
+        let first = self.new_nodes_labelled(k32, Label::Many(name, values));
         self.rec
             .extend(std::iter::repeat_n(Rec::new(NO_OPERAND | FIRST, 0.0), k));
         first
@@ -289,16 +306,25 @@ impl Tape {
 
     /// Record a node with one operand.
     #[inline]
-    pub(crate) fn push1(&mut self, a: u32, da: f64) -> u32 {
-        let i = self.new_nodes(1);
+    pub(crate) fn push1(&mut self, a: u32, da: f64, name: &'static str, value: f64) -> u32 {
+        let i = self.new_nodes_labelled(1, Label::Op(name, value));
         self.rec.push(Rec::new(a | FIRST, da));
         i
     }
 
     /// Record a node with two operands.
     #[inline]
-    pub(crate) fn push2(&mut self, a: u32, da: f64, b: u32, db: f64) -> u32 {
-        let i = self.new_nodes(1);
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn push2(
+        &mut self,
+        a: u32,
+        da: f64,
+        b: u32,
+        db: f64,
+        name: &'static str,
+        value: f64,
+    ) -> u32 {
+        let i = self.new_nodes_labelled(1, Label::Op(name, value));
         self.rec
             .extend_from_slice(&[Rec::new(a | FIRST, da), Rec::new(b, db)]);
         i
@@ -309,7 +335,12 @@ impl Tape {
     /// panics, the records pushed so far are removed before the panic goes on, so the
     /// tape is left as it was.
     #[inline]
-    pub(crate) fn push_node(&mut self, ops: impl Iterator<Item = (u64, f64)>) -> Option<u32> {
+    pub(crate) fn push_node(
+        &mut self,
+        ops: impl Iterator<Item = (u64, f64)>,
+        name: &'static str,
+        value: f64,
+    ) -> Option<u32> {
         let start = self.rec.len();
         self.rec.reserve(ops.size_hint().0);
         let mut guard = Undo { tape: self, start };
@@ -321,7 +352,7 @@ impl Tape {
         let node = if tape.rec.len() == start {
             None
         } else {
-            let i = tape.new_nodes(1);
+            let i = tape.new_nodes_labelled(1, Label::Op(name, value));
             let first = &mut tape.rec[start];
             *first = Rec::new(first.idx | FIRST, first.partial);
             Some(i)
@@ -385,6 +416,9 @@ impl Tape {
 
     fn truncate_to(&mut self, mark: Scope) {
         self.keys.truncate(self.nodes, mark.nodes);
+        if self.log.is_some() {
+            self.keys.capture(Some(mark.nodes));
+        }
         self.nodes = mark.nodes;
         self.rec.truncate(mark.ops as usize);
         self.callbacks.truncate(mark.callbacks as usize);
@@ -510,6 +544,11 @@ pub struct TapeStats {
 impl TapeStats {
     /// Bytes the recording arrays hold for this content: 12 per operand record (a `u32`
     /// index and an `f64` partial) plus 8 per node for its adjoint slot.
+    ///
+    /// ```
+    /// let s = fazang::TapeStats { nodes: 3, operands: 4, callbacks: 0, depth: 0 };
+    /// assert_eq!(s.bytes(), 4 * 12 + 3 * 8);
+    /// ```
     pub fn bytes(&self) -> usize {
         self.operands * 12 + self.nodes * 8
     }

@@ -4,7 +4,7 @@
 
 use super::keys::Keys;
 use super::tape::with_tape;
-use crate::{gradient_into, jacobian, nested, vector_op, NestedScope, Real, Var};
+use crate::{gradient_into, jacobian, nested, vector_op, NestedScope, Var};
 
 /// Row `i` of the Jacobian by a gradient of output `i` alone (one scalar sweep).
 fn rows_one_by_one(f: &dyn Fn(&[Var]) -> Vec<Var>, x: &[f64], m: usize) -> Vec<Vec<f64>> {

@@ -1,5 +1,6 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
+use super::capture::{op, OpName};
 use super::sweep::Adjoints;
 use super::tape::{with_tape, TapeStats, LANES};
 use std::fmt;
@@ -51,7 +52,7 @@ impl Var {
     /// ```
     #[inline]
     pub fn new(v: f64) -> Var {
-        Var::recorded(v, record0())
+        Var::recorded(v, record0(v))
     }
 
     /// A constant: it records nothing and its adjoint is always zero.
@@ -84,6 +85,13 @@ impl Var {
     }
 
     /// Whether this is a constant (records nothing, adjoint zero).
+    ///
+    /// ```
+    /// # use fazang::prelude::*;
+    /// assert!(Var::constant(1.0).is_constant() && Var::from(2.0).is_constant());
+    /// assert!(!Var::new(1.0).is_constant());
+    /// # fazang::clear_tape();
+    /// ```
     #[inline]
     pub fn is_constant(&self) -> bool {
         self.key == CONSTANT
@@ -273,10 +281,16 @@ pub fn tape_reserved_bytes() -> usize {
 /// ```
 #[inline]
 pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
+    unary_named(op!("unary_op"), value, x, dx)
+}
+
+/// [`unary_op`] for the operation named by `N` (what a graph capture shows).
+#[inline]
+pub(crate) fn unary_named<N: OpName>(_: N, value: f64, x: Var, dx: f64) -> Var {
     if x.is_constant() {
         return Var::constant(value);
     }
-    Var::recorded(value, record1(x.key, dx))
+    Var::recorded(value, record1::<N>(x.key, dx, value))
 }
 
 // The recording helpers below each visit the tape once; they are small enough to inline
@@ -284,29 +298,29 @@ pub fn unary_op(value: f64, x: Var, dx: f64) -> Var {
 
 /// Record a node with operand `a`; returns its key.
 #[inline]
-fn record1(a: u64, da: f64) -> u64 {
+fn record1<N: OpName>(a: u64, da: f64, value: f64) -> u64 {
     with_tape(|t| {
         let a = t.lookup(a);
-        let i = t.push1(a, da);
+        let i = t.push1(a, da, N::NAME, value);
         t.key(i)
     })
 }
 
 /// Record a node with operands `a` and `b`; returns its key.
 #[inline]
-fn record2(a: u64, da: f64, b: u64, db: f64) -> u64 {
+fn record2<N: OpName>(a: u64, da: f64, b: u64, db: f64, value: f64) -> u64 {
     with_tape(|t| {
         let (a, b) = (t.lookup(a), t.lookup(b));
-        let i = t.push2(a, da, b, db);
+        let i = t.push2(a, da, b, db, N::NAME, value);
         t.key(i)
     })
 }
 
 /// Record an independent variable; returns its key.
 #[inline]
-fn record0() -> u64 {
+fn record0(value: f64) -> u64 {
     with_tape(|t| {
-        let i = t.push_independent();
+        let i = t.push_independent("var", value);
         t.key(i)
     })
 }
@@ -328,11 +342,24 @@ fn record0() -> u64 {
 /// ```
 #[inline]
 pub fn binary_op(value: f64, a: Var, da: f64, b: Var, db: f64) -> Var {
+    binary_named(op!("binary_op"), value, a, da, b, db)
+}
+
+/// [`binary_op`] for the operation named by `N` (what a graph capture shows).
+#[inline]
+pub(crate) fn binary_named<N: OpName>(
+    name: N,
+    value: f64,
+    a: Var,
+    da: f64,
+    b: Var,
+    db: f64,
+) -> Var {
     match (a.is_constant(), b.is_constant()) {
         (true, true) => Var::constant(value),
-        (false, true) => unary_op(value, a, da),
-        (true, false) => unary_op(value, b, db),
-        (false, false) => Var::recorded(value, record2(a.key, da, b.key, db)),
+        (false, true) => unary_named(name, value, a, da),
+        (true, false) => unary_named(name, value, b, db),
+        (false, false) => Var::recorded(value, record2::<N>(a.key, da, b.key, db, value)),
     }
 }
 
@@ -377,11 +404,22 @@ pub fn nary_op(value: f64, operands: &[Var], partials: &[f64]) -> Var {
 /// # fazang::clear_tape();
 /// ```
 pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) -> Var {
+    nary_named("nary_op", value, operands)
+}
+
+/// [`nary_op_iter`] for an operation called `name` (what a graph capture shows).
+pub(crate) fn nary_named(
+    name: &'static str,
+    value: f64,
+    operands: impl IntoIterator<Item = (Var, f64)>,
+) -> Var {
     let operands = operands.into_iter().filter(|(v, _)| !v.is_constant());
-    with_tape(|t| match t.push_node(operands.map(|(v, p)| (v.key, p))) {
-        Some(i) => Var::recorded(value, t.key(i)),
-        None => Var::constant(value),
-    })
+    with_tape(
+        |t| match t.push_node(operands.map(|(v, p)| (v.key, p)), name, value) {
+            Some(i) => Var::recorded(value, t.key(i)),
+            None => Var::constant(value),
+        },
+    )
 }
 
 /// Record one independent variable per entry of `x` into `out` (as long as `x`), in one
@@ -389,7 +427,7 @@ pub fn nary_op_iter(value: f64, operands: impl IntoIterator<Item = (Var, f64)>) 
 pub(crate) fn new_vars(x: &[f64], out: &mut [Var]) {
     debug_assert_eq!(x.len(), out.len());
     with_tape(|t| {
-        let first = t.push_independents(x.len());
+        let first = t.push_independents("input", x);
         for ((o, &v), i) in out.iter_mut().zip(x).zip(first..) {
             *o = Var::recorded(v, t.key(i));
         }
@@ -478,6 +516,16 @@ pub fn vector_op(
     values: &[f64],
     vjp: impl Fn(&[f64], &mut [f64]) + 'static,
 ) -> Vec<Var> {
+    vector_named("vector_op", inputs, values, vjp)
+}
+
+/// [`vector_op`] for an operation called `name` (what a graph capture shows).
+pub(crate) fn vector_named(
+    name: &'static str,
+    inputs: &[Var],
+    values: &[f64],
+    vjp: impl Fn(&[f64], &mut [f64]) + 'static,
+) -> Vec<Var> {
     if inputs.iter().all(Var::is_constant) {
         return values.iter().map(|&v| Var::constant(v)).collect();
     }
@@ -493,7 +541,11 @@ pub fn vector_op(
                 }
             })
             .collect();
-        let first = t.push_independents(values.len());
+        let first = t.push_independents(name, values);
+        if let Some(log) = t.log_mut() {
+            let active = in_idx.iter().copied().filter(|&i| i != NO_NODE).collect();
+            log.lazy.push((first, values.len() as u32, active));
+        }
         let outs: Vec<Var> = values
             .iter()
             .zip(first..)
@@ -567,3 +619,23 @@ macro_rules! fmt_as_f64 {
     )*};
 }
 fmt_as_f64!(Display, LowerExp, UpperExp, Debug);
+
+/// The adjoints of the `out.len()` consecutive nodes starting at the node of `first` (a
+/// recorded variable), in one visit to the tape.
+pub(crate) fn read_run(first: Var, out: &mut [f64]) {
+    with_tape(|t| {
+        let i0 = t.lookup(first.key);
+        for (o, i) in out.iter_mut().zip(i0..) {
+            *o = t.adj(i);
+        }
+    })
+}
+
+/// The variable `k` nodes after the node of the recorded variable `first` (its value is
+/// not known here and reads NaN: for node-indexed uses such as Jacobian columns).
+pub(crate) fn nth_after(first: Var, k: u32) -> Var {
+    with_tape(|t| {
+        let i = t.lookup(first.key) + k;
+        Var::recorded(f64::NAN, t.keys.key_at(i))
+    })
+}

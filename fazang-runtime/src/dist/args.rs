@@ -23,38 +23,87 @@ use std::any::TypeId;
 ///
 /// A scalar has one element, returned for every index; a sequence has [`len`](Self::len)
 /// elements. Implemented for the argument types listed in the [module docs](self).
+///
+/// ```
+/// use fazang::dist::args::Elements;
+/// assert_eq!((Elements::len(&[1.0, 2.0, 3.0][..].as_ref()), Elements::len(&2.5_f64)), (3, 1));
+/// assert!(<&[f64] as Elements>::VECTOR && !<f64 as Elements>::VECTOR);
+/// ```
 pub trait Elements: Copy {
     /// Whether this is a sequence (slice, `Vec`, array) rather than a single scalar.
     const VECTOR: bool;
     /// Whether the elements are integers (they are printed as integers in errors).
     const INTEGER: bool;
     /// The number of elements: 1 for a scalar.
+    ///
+    /// ```
+    /// use fazang::dist::args::Elements;
+    /// assert_eq!(Elements::len(&&vec![1.0, 2.0]), 2);
+    /// ```
     fn len(&self) -> usize;
     /// The value of element `i` (a scalar ignores `i`).
+    ///
+    /// ```
+    /// use fazang::dist::args::Elements;
+    /// assert_eq!((Elements::value(&&[1.0, 2.0][..], 1), Elements::value(&7.0, 5)), (2.0, 7.0));
+    /// ```
     fn value(&self, i: usize) -> f64;
     /// Whether a sequence is empty (never true for a scalar).
+    ///
+    /// ```
+    /// use fazang::dist::args::Elements;
+    /// let empty: &[f64] = &[];
+    /// assert!(Elements::is_empty(&empty) && !Elements::is_empty(&1.0));
+    /// ```
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// The length if this is a sequence, `None` for a scalar (for
     /// [`check_consistent_sizes`](super::check::check_consistent_sizes)).
+    ///
+    /// ```
+    /// use fazang::dist::args::Elements;
+    /// assert_eq!((Elements::vector_len(&&[1.0, 2.0][..]), Elements::vector_len(&1.0)), (Some(2), None));
+    /// ```
     fn vector_len(&self) -> Option<usize> {
         Self::VECTOR.then(|| self.len())
     }
 }
 
 /// A real argument of a distribution: a scalar `S: Real` or a sequence of them.
+///
+/// ```
+/// use fazang::dist::args::Arg;
+/// use fazang::Var;
+/// let v = [Var::constant(1.0), Var::constant(2.0)];
+/// assert_eq!(Arg::operand(&&v[..], 1).val(), 2.0);
+/// ```
 pub trait Arg: Elements {
     /// The scalar: `f64` for data, `Var` (or a generic `S: Real`) for active arguments.
     type Scalar: Real;
     /// Element `i` as an operand of the result (a scalar ignores `i`).
+    ///
+    /// ```
+    /// use fazang::dist::args::Arg;
+    /// assert_eq!(Arg::operand(&3.0_f64, 9), 3.0);
+    /// ```
     fn operand(&self, i: usize) -> Self::Scalar;
 }
 
 /// An integer argument of a probability mass function (counts, trials, outcomes): `i64`
 /// or `i32`, or a slice, `Vec` or array of them.
+///
+/// ```
+/// use fazang::dist::args::IntArg;
+/// assert_eq!((IntArg::int(&&[4_i64, 5][..], 1), IntArg::int(&3_i32, 0)), (5, 3));
+/// ```
 pub trait IntArg: Elements {
     /// Element `i` (a scalar ignores `i`).
+    ///
+    /// ```
+    /// use fazang::dist::args::IntArg;
+    /// assert_eq!(IntArg::int(&&vec![7_i64], 0), 7);
+    /// ```
     fn int(&self, i: usize) -> i64;
 }
 
@@ -174,6 +223,14 @@ pub type Ret<T> = <T as Args>::Ret;
 /// in generic code the bounds `S: Real` and `f64: ScalarOps<S>` (what `#[differentiate]`
 /// writes) imply it. The hidden methods are the operands-and-partials interface of the
 /// distributions.
+///
+/// ```
+/// use fazang::dist::args::Ret;
+/// use fazang::Var;
+/// // data with an active location: the density is active
+/// let _: Ret<(&[f64], Var, f64)> = Var::constant(0.0);
+/// let _: Ret<(f64, f64)> = 0.0_f64;
+/// ```
 pub trait Args: Copy {
     /// The result scalar.
     type Ret: Real;

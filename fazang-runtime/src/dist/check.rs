@@ -56,6 +56,13 @@ fn element_error<E: Elements>(
 }
 
 /// No element is NaN: `"{function}: {name} is nan, but must be not nan!"`.
+///
+/// ```
+/// use fazang::dist::check::check_not_nan;
+/// let e = check_not_nan("f", "Location parameter", f64::NAN).unwrap_err();
+/// assert_eq!(e.to_string(), "f: Location parameter is nan, but must be not nan!");
+/// assert!(check_not_nan("f", "x", &[1.0, 2.0][..]).is_ok());
+/// ```
 pub fn check_not_nan<E: Elements>(
     function: &'static str,
     name: &'static str,
@@ -65,6 +72,12 @@ pub fn check_not_nan<E: Elements>(
 }
 
 /// Every element is finite (not NaN or ±∞): `"... is inf, but must be finite!"`.
+///
+/// ```
+/// use fazang::dist::check::check_finite;
+/// assert!(check_finite("f", "Location parameter", f64::INFINITY).is_err());
+/// assert!(check_finite("f", "Location parameter", 1.0).is_ok());
+/// ```
 pub fn check_finite<E: Elements>(
     function: &'static str,
     name: &'static str,
@@ -74,6 +87,12 @@ pub fn check_finite<E: Elements>(
 }
 
 /// Every element is > 0 (+∞ allowed, NaN not): `"... is -1, but must be positive!"`.
+///
+/// ```
+/// use fazang::dist::check::check_positive;
+/// let e = check_positive("f", "Scale parameter", -1.0).unwrap_err();
+/// assert_eq!(e.to_string(), "f: Scale parameter is -1, but must be positive!");
+/// ```
 pub fn check_positive<E: Elements>(
     function: &'static str,
     name: &'static str,
@@ -83,6 +102,11 @@ pub fn check_positive<E: Elements>(
 }
 
 /// Every element is ≥ 0 (NaN not): `"... is -1, but must be nonnegative!"`.
+///
+/// ```
+/// use fazang::dist::check::check_nonnegative;
+/// assert!(check_nonnegative("f", "x", 0.0).is_ok() && check_nonnegative("f", "x", -1.0).is_err());
+/// ```
 pub fn check_nonnegative<E: Elements>(
     function: &'static str,
     name: &'static str,
@@ -92,6 +116,12 @@ pub fn check_nonnegative<E: Elements>(
 }
 
 /// Every element is > 0 and finite: `"... is inf, but must be positive finite!"`.
+///
+/// ```
+/// use fazang::dist::check::check_positive_finite;
+/// assert!(check_positive_finite("f", "x", 2.0).is_ok());
+/// assert!(check_positive_finite("f", "x", f64::INFINITY).is_err());
+/// ```
 pub fn check_positive_finite<E: Elements>(
     function: &'static str,
     name: &'static str,
@@ -106,6 +136,12 @@ pub fn check_positive_finite<E: Elements>(
 /// NaN fails): `"... is 1.5, but must be in the interval [0, 1]"`.
 ///
 /// The longest of the three is walked; the caller has checked their sizes agree.
+///
+/// ```
+/// use fazang::dist::check::check_bounded;
+/// let e = check_bounded("f", "Probability parameter", 1.5, 0.0, 1.0).unwrap_err();
+/// assert_eq!(e.to_string(), "f: Probability parameter is 1.5, but must be in the interval [0, 1]");
+/// ```
 pub fn check_bounded<E: Elements, L: Elements, H: Elements>(
     function: &'static str,
     name: &'static str,
@@ -162,6 +198,12 @@ pub fn check_bounded_int<E: IntArg, H: IntArg>(
 /// Every element `y[i]` is strictly greater than `low[i]` (NaN fails):
 /// `"... is 0, but must be greater than 1.000000"` (the bound printed as C++'s
 /// `std::to_string` does, as in Stan).
+///
+/// ```
+/// use fazang::dist::check::check_greater;
+/// let e = check_greater("f", "Upper bound", 0.0, 1.0).unwrap_err();
+/// assert_eq!(e.to_string(), "f: Upper bound is 0, but must be greater than 1.000000");
+/// ```
 pub fn check_greater<E: Elements, L: Elements>(
     function: &'static str,
     name: &'static str,
@@ -193,6 +235,13 @@ pub fn check_greater<E: Elements, L: Elements>(
 /// The message names the first sequence and the first one whose length differs from it:
 /// `"... Random variable has size = 3, but Scale parameter has size 2; and they must be
 /// the same size."`.
+///
+/// ```
+/// use fazang::dist::check::check_consistent_sizes;
+/// let n = check_consistent_sizes("f", &[("Random variable", Some(3)), ("Location parameter", None)]);
+/// assert_eq!(n.unwrap(), 3);
+/// assert!(check_consistent_sizes("f", &[("a", Some(3)), ("b", Some(2))]).is_err());
+/// ```
 pub fn check_consistent_sizes(
     function: &'static str,
     args: &[(&'static str, Option<usize>)],

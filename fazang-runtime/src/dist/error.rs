@@ -36,6 +36,36 @@ pub enum Constraint {
         /// The other argument's length.
         other_size: usize,
     },
+    /// Strictly less than `high` (`check_less`).
+    Less {
+        /// The bound.
+        high: f64,
+    },
+    /// An element of a sequence strictly greater than the one before it (`check_sorted`,
+    /// strict): output times of an ODE solve.
+    Increasing {
+        /// The element before the offending one.
+        previous: f64,
+    },
+    /// A sequence with at least one element (`check_nonzero_size`); the error's value is 0.
+    NonzeroSize,
+    /// Finite, for a value computed at time `t`: the output of an ODE right-hand side.
+    FiniteAt {
+        /// The time at which the value was computed.
+        t: f64,
+    },
+    /// An ODE solver used its whole step budget (the error's value) before reaching the
+    /// output time `t`.
+    MaxSteps {
+        /// The output time not reached.
+        t: f64,
+    },
+    /// An ODE solver's step size (the error's value) fell to round-off at time `t`: the
+    /// solution cannot be continued there to the requested tolerance.
+    StepSize {
+        /// The time the solver could not advance from.
+        t: f64,
+    },
 }
 
 /// An argument of a distribution outside its domain: a parameter out of range, NaN,
@@ -132,12 +162,45 @@ impl fmt::Display for DomainError {
                 self.value
             );
         }
+        if let Constraint::MaxSteps { t } = self.constraint {
+            let (t, v) = (Stream(t, false), Stream(self.value, true));
+            return write!(
+                f,
+                "{func}: Failed to integrate to next output time ({t}) in less than {arg} ({v}) \
+                 steps"
+            );
+        }
         write!(f, "{func}: {arg}")?;
         if let Some(i) = self.index {
             write!(f, "[{}]", i + 1)?;
         }
         let v = Stream(self.value, self.integer);
         let word = match self.constraint {
+            Constraint::Less { high } => {
+                return write!(f, " is {v}, but must be less than {}", Stream(high, false));
+            }
+            Constraint::Increasing { previous } => {
+                let p = Stream(previous, false);
+                return write!(
+                    f,
+                    " is {v}, but must be greater than the previous element, {p}"
+                );
+            }
+            Constraint::NonzeroSize => {
+                return write!(f, " has size 0, but must have a non-zero size")
+            }
+            Constraint::FiniteAt { t } => {
+                let t = Stream(t, false);
+                return write!(f, " is {v} at t = {t}, but must be finite!");
+            }
+            Constraint::StepSize { t } => {
+                let t = Stream(t, false);
+                return write!(
+                    f,
+                    " is {v} at t = {t}, but must be larger than round-off: the solver cannot \
+                     advance (the solution may blow up there, or be too stiff for this method)"
+                );
+            }
             Constraint::NotNan => "not nan",
             Constraint::Finite => "finite",
             Constraint::Positive => "positive",
@@ -153,7 +216,9 @@ impl fmt::Display for DomainError {
             Constraint::Greater { low } => {
                 return write!(f, " is {v}, but must be greater than {}", Fixed(low));
             }
-            Constraint::ConsistentSize { .. } => unreachable!("handled above"),
+            Constraint::ConsistentSize { .. } | Constraint::MaxSteps { .. } => {
+                unreachable!("handled above")
+            }
         };
         write!(f, " is {v}, but must be {word}!")
     }

@@ -6,8 +6,9 @@
 //! derivatives to other number types (forward mode).
 
 use super::special;
+use crate::core::capture::op;
 use crate::core::pool::Pool;
-use crate::core::var::{binary_op, nary_op, nary_op_iter, unary_op, Var};
+use crate::core::var::{binary_named, nary_named, unary_named, Var};
 use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
@@ -21,6 +22,15 @@ macro_rules! unary {
             use super::*;
             $(
                 #[doc = concat!("Derivative of `", stringify!($name), "` at `x`, given its value `v`.")]
+                #[doc = ""]
+                #[doc = "```"]
+                #[doc = "use fazang::math::elementary::deriv;"]
+                #[doc = concat!("// the partial `Var::", stringify!($name), "` records, here at x = 0.75")]
+                #[doc = concat!("let (x, v) = (0.75_f64, fazang::Real::", stringify!($name), "(0.75_f64));")]
+                #[doc = concat!("let g = fazang::gradient(|x| fazang::Real::", stringify!($name), "(x[0]), &[x]).1[0];")]
+                #[doc = concat!("let d = deriv::", stringify!($name), "(x, v);")]
+                #[doc = "assert!(d == g || d.is_nan() && g.is_nan()); // NaN outside the domain"]
+                #[doc = "```"]
                 #[inline]
                 #[allow(unused_variables)]
                 pub fn $name($x: f64, $v: f64) -> f64 {
@@ -59,7 +69,7 @@ macro_rules! unary {
                     if self.is_constant() {
                         return Var::constant(v);
                     }
-                    unary_op(v, self, deriv::$name(x, v))
+                    unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
                 }
             )*};
         }
@@ -109,6 +119,13 @@ unary! {
 pub mod deriv2 {
     /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin; r = hypot(x, y), divided
     /// twice so that neither r² nor the quotients overflow or underflow needlessly.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dy, dx) = deriv2::atan2(1.0, 1.0);
+    /// assert!((dy - 0.5).abs() < 1e-15 && (dx + 0.5).abs() < 1e-15);
+    /// assert_eq!(deriv2::atan2(0.0, 0.0), (0.0, 0.0));
+    /// ```
     #[inline]
     pub fn atan2(y: f64, x: f64) -> (f64, f64) {
         let r = x.hypot(y);
@@ -121,15 +138,28 @@ pub mod deriv2 {
 
     /// `a / b = q`: (1/b, -q/b), with the quotient already computed (never 0·∞: a NaN
     /// partial only where the value is NaN).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::div(2.0, 3.0), (0.5, -1.5)); // 6 / 2 = 3
+    /// ```
     #[inline]
     pub fn div(b: f64, q: f64) -> (f64, f64) {
         (1.0 / b, -q / b)
     }
 
     /// `powf(x, y) = v`: (y x^(y-1), v ln x); each is 0 where its factor makes it 0
-    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears. x^(y-1) is v/x
-    /// where that neither overflows nor underflows (`x.powf(y - 1)` would add the
-    /// rounding of y - 1 times ln x: 70 ulp at x = 1e300, y = 1e-8).
+    /// (y = 0 for the first, v = 0 for the second) so no 0·∞ appears. At x = 0, where
+    /// 0^y jumps at y = 0, the derivative in y is the one-sided 0 of y > 0 (not -∞, which
+    /// times a zero adjoint would make NaN). x^(y-1) is v/x where that neither overflows
+    /// nor underflows (`x.powf(y - 1)` would add the rounding of y - 1 times ln x: 70 ulp
+    /// at x = 1e300, y = 1e-8).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, dy) = deriv2::powf(2.0, 3.0, 8.0);
+    /// assert_eq!((dx, dy), (12.0, 8.0 * 2.0_f64.ln()));
+    /// ```
     #[inline]
     pub fn powf(x: f64, y: f64, v: f64) -> (f64, f64) {
         let q = v / x;
@@ -140,11 +170,20 @@ pub mod deriv2 {
         } else {
             y * x.powf(y - 1.0)
         };
-        let dy = if v == 0.0 { 0.0 } else { v * x.ln() };
+        let dy = if v == 0.0 || x == 0.0 {
+            0.0
+        } else {
+            v * x.ln()
+        };
         (dx, dy)
     }
 
     /// `hypot(a, b) = h`: (a/h, b/h), (0, 0) where h = 0.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::hypot(3.0, 4.0, 5.0), (0.6, 0.8));
+    /// ```
     #[inline]
     pub fn hypot(a: f64, b: f64, h: f64) -> (f64, f64) {
         if h == 0.0 {
@@ -155,6 +194,13 @@ pub mod deriv2 {
     }
 
     /// `log(x, b) = ln x / ln b`: (1/(x ln b), -ln x/(b ln² b)).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// let (dx, db) = deriv2::log(8.0, 2.0);
+    /// assert_eq!(dx, 1.0 / (8.0 * 2.0_f64.ln()));
+    /// assert!((db - -3.0 / (2.0 * 2.0_f64.ln())).abs() < 1e-15);
+    /// ```
     #[inline]
     pub fn log(x: f64, b: f64) -> (f64, f64) {
         let lb = b.ln();
@@ -162,6 +208,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::max(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::max_picks_first(2.0, 1.0) && deriv2::max_picks_first(1.0, f64::NAN));
+    /// ```
     #[inline]
     pub fn max_picks_first(a: f64, b: f64) -> bool {
         a >= b || b.is_nan()
@@ -169,6 +220,11 @@ pub mod deriv2 {
 
     /// `copysign(x, s)`: (±1, 0): 1 where the sign bits of `x` and `s` agree, -1 where
     /// they differ, and 0 at `x = 0` (as `abs`, which is `copysign(x, 1)`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::copysign(2.0, -1.0), (-1.0, 0.0));
+    /// ```
     #[inline]
     pub fn copysign(x: f64, s: f64) -> (f64, f64) {
         let dx = if x == 0.0 {
@@ -184,6 +240,11 @@ pub mod deriv2 {
     /// `a % b = r` and `a.rem_euclid(b) = r`: (1, -q) with `q = (a - r) / b` the integer
     /// quotient that produced `r` (exactly, for |q| < 2⁵²; from the rounded `a / b` it
     /// could be off by one next to a multiple of `b`).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::rem(7.0, 2.0, 7.0 % 2.0), (1.0, -3.0));
+    /// ```
     #[inline]
     pub fn rem(a: f64, b: f64, r: f64) -> (f64, f64) {
         (1.0, -((a - r) / b).round())
@@ -191,6 +252,11 @@ pub mod deriv2 {
 
     /// `log_sum_exp(a, b)`: (σ(a - b), σ(b - a)) with σ the logistic function; (1/2, 1/2)
     /// where a = b (also both infinite).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::log_sum_exp(1.0, 1.0), (0.5, 0.5));
+    /// ```
     #[inline]
     pub fn log_sum_exp(a: f64, b: f64) -> (f64, f64) {
         if a == b {
@@ -202,6 +268,11 @@ pub mod deriv2 {
     }
 
     /// Which argument `f64::min(a, b)` returns: true for `a`.
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert!(deriv2::min_picks_first(1.0, 2.0) && !deriv2::min_picks_first(3.0, 2.0));
+    /// ```
     #[inline]
     pub fn min_picks_first(a: f64, b: f64) -> bool {
         a <= b || b.is_nan()
@@ -340,7 +411,7 @@ impl Real for Var {
             ops: PARTIALS.with(Pool::take),
         };
         partials(&mut p);
-        let out = nary_op_iter(value, p.ops.iter().copied());
+        let out = nary_named("from_partials", value, p.ops.iter().copied());
         let used = p.ops.len();
         PARTIALS.with(|b| b.give(p.ops, used));
         out
@@ -351,20 +422,20 @@ impl Real for Var {
     {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
-        Some(crate::core::var::vector_op(&inputs, values, vjp))
+        Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
     }
     impl_unary_var!();
     #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();
         let (da, db) = deriv2::atan2(self.val(), x.val());
-        binary_op(self.val().atan2(x.val()), self, da, x, db)
+        binary_named(op!("atan2"), self.val().atan2(x.val()), self, da, x, db)
     }
     #[inline]
     fn log(self, base: impl Into<Var>) -> Var {
         let b = base.into();
         let (da, db) = deriv2::log(self.val(), b.val());
-        binary_op(self.val().log(b.val()), self, da, b, db)
+        binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
     }
     #[inline]
     fn powi(self, n: i32) -> Var {
@@ -375,21 +446,21 @@ impl Real for Var {
             Some(m) => f64::from(n) * x.powi(m),
             None => f64::from(n) * (x.powi(n) / x),
         };
-        unary_op(x.powi(n), self, d)
+        unary_named(op!("powi"), x.powi(n), self, d)
     }
     #[inline]
     fn powf(self, n: impl Into<Var>) -> Var {
         let y = n.into();
         let v = self.val().powf(y.val());
         let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
-        binary_op(v, self, dx, y, dy)
+        binary_named(op!("powf"), v, self, dx, y, dy)
     }
     #[inline]
     fn hypot(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let h = self.val().hypot(b.val());
         let (da, db) = deriv2::hypot(self.val(), b.val(), h);
-        binary_op(h, self, da, b, db)
+        binary_named(op!("hypot"), h, self, da, b, db)
     }
     #[inline]
     fn min(self, other: impl Into<Var>) -> Var {
@@ -413,7 +484,7 @@ impl Real for Var {
     fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
         let (a, b) = (a.into(), b.into());
         let v = self.val().mul_add(a.val(), b.val());
-        nary_op(v, &[self, a, b], &[a.val(), self.val(), 1.0])
+        nary_named("mul_add", v, [(self, a.val()), (a, self.val()), (b, 1.0)])
     }
     #[inline]
     fn signum(self) -> Var {
@@ -438,19 +509,31 @@ impl Real for Var {
     #[inline]
     fn copysign(self, sign: impl Into<Var>) -> Var {
         let (x, s) = (self.val(), sign.into().val());
-        unary_op(x.copysign(s), self, deriv2::copysign(x, s).0)
+        unary_named(
+            op!("copysign"),
+            x.copysign(s),
+            self,
+            deriv2::copysign(x, s).0,
+        )
     }
     #[inline]
     fn rem_euclid(self, rhs: impl Into<Var>) -> Var {
         let b = rhs.into();
         let r = self.val().rem_euclid(b.val());
         let (da, db) = deriv2::rem(self.val(), b.val(), r);
-        binary_op(r, self, da, b, db)
+        binary_named(op!("rem_euclid"), r, self, da, b, db)
     }
     #[inline]
     fn log_sum_exp(self, other: impl Into<Var>) -> Var {
         let b = other.into();
         let (da, db) = deriv2::log_sum_exp(self.val(), b.val());
-        binary_op(special::log_sum_exp2(self.val(), b.val()), self, da, b, db)
+        binary_named(
+            op!("log_sum_exp"),
+            special::log_sum_exp2(self.val(), b.val()),
+            self,
+            da,
+            b,
+            db,
+        )
     }
 }

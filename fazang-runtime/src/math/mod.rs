@@ -22,6 +22,13 @@ macro_rules! free_fns {
         ///
         /// Free-function form of the [`Real`] method of the same name, usable on `f64` without
         /// rustc's `unstable_name_collisions` warning (std has unstable `f64::erf`).
+        ///
+        /// ```
+        #[doc = concat!("let (x, y) = (0.5_f64, fazang::", stringify!($name), "(0.5_f64));")]
+        #[doc = concat!("assert_eq!(y, fazang::Real::", stringify!($name), "(x));")]
+        #[doc = concat!("let (_, g) = fazang::gradient(|v| fazang::", stringify!($name), "(v[0]), &[x]);")]
+        /// assert!(g[0].is_finite());
+        /// ```
         #[inline]
         pub fn $name<T: Real>(x: T) -> T {
             Real::$name(x)

@@ -4,25 +4,57 @@
 //! active element), not a chain of elementary operations.
 
 use crate::core::pool::Pool;
-use crate::core::var::{nary_op_iter, Var};
+use crate::core::var::{nary_named, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
 /// through the free functions [`sum`], [`log_sum_exp`] and [`norm2`].
+///
+/// ```
+/// use fazang::SliceOps;
+/// assert_eq!(f64::sum_slice(&[1.0, 2.0]), fazang::sum(&[1.0, 2.0]));
+/// ```
 pub trait SliceOps: Sized {
     /// Σ xᵢ.
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::sum_slice(&[1.0, 2.5]), 3.5);
+    /// ```
     fn sum_slice(x: &[Self]) -> Self;
     /// ln Σ exp xᵢ.
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::log_sum_exp_slice(&[0.0, 0.0]), 2.0_f64.ln());
+    /// ```
     fn log_sum_exp_slice(x: &[Self]) -> Self;
     /// √Σ xᵢ².
+    ///
+    /// ```
+    /// use fazang::SliceOps;
+    /// assert_eq!(f64::norm2_slice(&[3.0, 4.0]), 5.0);
+    /// ```
     fn norm2_slice(x: &[Self]) -> Self;
 }
 
 /// Binary slice functions between `Self` and `B`, one impl per type combination
 /// (`f64`/`f64`, `f64`/`Var`, `Var`/`f64`, `Var`/`Var`): Fazang's mixed arguments.
+///
+/// ```
+/// use fazang::{Mix, Var};
+/// // f64 with Var mixes to Var: the result of a mixed dot product is active
+/// let d: <f64 as Mix<Var>>::Output = fazang::dot_product(&[1.0], &[Var::constant(2.0)]);
+/// assert_eq!(d.val(), 2.0);
+/// ```
 pub trait Mix<B>: Sized {
     /// The result type: active if either side is.
     type Output;
     /// Σ aᵢ bᵢ (equal lengths, checked by [`dot_product`]).
+    ///
+    /// ```
+    /// use fazang::Mix;
+    /// assert_eq!(<f64 as Mix<f64>>::dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+    /// ```
     fn dot(a: &[Self], b: &[B]) -> Self::Output;
 }
 
@@ -179,7 +211,7 @@ impl SliceOps for f64 {
 impl SliceOps for Var {
     fn sum_slice(x: &[Var]) -> Var {
         let v = x.iter().map(|x| x.val()).sum();
-        nary_op_iter(v, x.iter().map(|&x| (x, 1.0)))
+        nary_named("sum", v, x.iter().map(|&x| (x, 1.0)))
     }
     fn log_sum_exp_slice(x: &[Var]) -> Var {
         let vals = x.iter().map(|x| x.val());
@@ -192,7 +224,8 @@ impl SliceOps for Var {
         // the rounding of v, i.e. |v| ulp: all wrong for |v| ≥ 2⁵²).
         let s: f64 = vals.map(|v| (v - m).exp()).sum();
         let inv_s = 1.0 / s;
-        nary_op_iter(
+        nary_named(
+            "log_sum_exp",
             m + s.ln(),
             x.iter().map(|&x| (x, (x.val() - m).exp() * inv_s)),
         )
@@ -200,7 +233,7 @@ impl SliceOps for Var {
     fn norm2_slice(x: &[Var]) -> Var {
         let v = norm(x.iter().map(|x| x.val()));
         let inv = if v == 0.0 { 0.0 } else { 1.0 / v };
-        nary_op_iter(v, x.iter().map(|&x| (x, x.val() * inv)))
+        nary_named("norm2", v, x.iter().map(|&x| (x, x.val() * inv)))
     }
 }
 
@@ -219,7 +252,7 @@ impl Mix<Var> for f64 {
     type Output = Var;
     fn dot(a: &[f64], b: &[Var]) -> Var {
         let v = a.iter().zip(b).map(|(x, y)| x * y.val()).sum();
-        nary_op_iter(v, b.iter().zip(a).map(|(&y, &x)| (y, x)))
+        nary_named("dot_product", v, b.iter().zip(a).map(|(&y, &x)| (y, x)))
     }
 }
 
@@ -236,7 +269,7 @@ impl Mix<Var> for Var {
         let v = a.iter().zip(b).map(|(x, y)| x.val() * y.val()).sum();
         let left = a.iter().zip(b).map(|(&x, y)| (x, y.val()));
         let right = b.iter().zip(a).map(|(&y, x)| (y, x.val()));
-        nary_op_iter(v, left.chain(right))
+        nary_named("dot_product", v, left.chain(right))
     }
 }
 
@@ -262,7 +295,7 @@ pub(crate) fn sum_iter(iter: impl Iterator<Item = Var>) -> Var {
             ops.push(x);
         }
     }
-    let out = nary_op_iter(total, ops.iter().map(|&x| (x, 1.0)));
+    let out = nary_named("sum", total, ops.iter().map(|&x| (x, 1.0)));
     let used = ops.len();
     SUM_BUF.with(|b| b.give(ops, used));
     out

@@ -3,6 +3,11 @@
 use std::f64::consts::PI;
 
 /// `sign(x)`, but 0 at x = 0 (the conventional derivative of `abs` there); NaN stays NaN.
+///
+/// ```
+/// use fazang::math::special::sign_or_zero;
+/// assert_eq!([sign_or_zero(-2.0), sign_or_zero(0.0), sign_or_zero(3.0)], [-1.0, 0.0, 1.0]);
+/// ```
 #[inline]
 pub fn sign_or_zero(x: f64) -> f64 {
     if x > 0.0 {
@@ -19,6 +24,12 @@ pub fn sign_or_zero(x: f64) -> f64 {
 /// d/dx tanh x = 1 - tanh² x given `v = tanh x`: as (1 - v)(1 + v) near 0, where that is
 /// exact to rounding, and as 1/cosh² x further out, where 1 - v would cancel (and be 0
 /// from |x| ≈ 19 on, while the true value is e^(-2|x|)·4).
+///
+/// ```
+/// use fazang::math::special::sech2;
+/// assert_eq!(sech2(0.0, 0.0), 1.0);
+/// assert!(sech2(30.0, 30.0_f64.tanh()) > 0.0); // 1 - tanh² would be 0
+/// ```
 #[inline]
 pub fn sech2(x: f64, v: f64) -> f64 {
     if x.abs() < 0.625 {
@@ -30,6 +41,12 @@ pub fn sech2(x: f64, v: f64) -> f64 {
 }
 
 /// 1/(x·c) for a constant c of moderate size, without overflowing x·c for huge x.
+///
+/// ```
+/// use fazang::math::special::inv_scaled;
+/// assert_eq!(inv_scaled(4.0, 0.5), 0.5);
+/// assert!(inv_scaled(1e308, 10.0) > 0.0); // x·c would overflow
+/// ```
 #[inline]
 pub fn inv_scaled(x: f64, c: f64) -> f64 {
     if x.abs() > 1.0 {
@@ -42,6 +59,12 @@ pub fn inv_scaled(x: f64, c: f64) -> f64 {
 /// e^(-x²), with x² split exactly into a rounded part and its rounding error (so the
 /// result keeps full relative accuracy where x² is large; the condition number of
 /// e^(-x²) is 2x², which the rounding of x² would otherwise add in full).
+///
+/// ```
+/// use fazang::math::special::exp_neg_square;
+/// assert_eq!(exp_neg_square(0.0), 1.0);
+/// assert_eq!(exp_neg_square(f64::INFINITY), 0.0);
+/// ```
 #[inline]
 pub fn exp_neg_square(x: f64) -> f64 {
     let hi = x * x;
@@ -55,6 +78,12 @@ pub fn exp_neg_square(x: f64) -> f64 {
 
 /// The logistic density σ(x)(1 - σ(x)) = e^(-|x|)/(1 + e^(-|x|))², accurate in both
 /// tails (σ(x)(1 - σ(x)) from the rounded σ is 0 from x ≈ 37 on).
+///
+/// ```
+/// use fazang::math::special::logistic_density;
+/// assert_eq!(logistic_density(0.0), 0.25);
+/// assert!(logistic_density(40.0) > 0.0); // σ(1 - σ) from a rounded σ would be 0
+/// ```
 #[inline]
 pub fn logistic_density(x: f64) -> f64 {
     let e = (-x.abs()).exp();
@@ -63,6 +92,12 @@ pub fn logistic_density(x: f64) -> f64 {
 }
 
 /// The logistic function 1/(1+e^(-x)), without overflow for large |x|.
+///
+/// ```
+/// use fazang::math::special::inv_logit;
+/// assert_eq!(inv_logit(0.0), 0.5);
+/// assert_eq!((inv_logit(-800.0), inv_logit(800.0)), (0.0, 1.0)); // no NaN from e^800
+/// ```
 #[inline]
 pub fn inv_logit(x: f64) -> f64 {
     if x >= 0.0 {
@@ -75,6 +110,18 @@ pub fn inv_logit(x: f64) -> f64 {
 
 /// ln(1 + eˣ) (softplus): x + ln(1 + e⁻ˣ) for x > 0, so it neither overflows nor loses
 /// the small tail for very negative x (where it is about eˣ).
+///
+/// ```
+/// use fazang::math::special::log1p_exp;
+/// assert_eq!(log1p_exp(0.0), 2.0_f64.ln());
+/// assert_eq!(log1p_exp(800.0), 800.0); // no overflow
+/// ```
+///
+/// ```
+/// use fazang::math::special::log1p_exp;
+/// assert_eq!(log1p_exp(0.0), 2.0_f64.ln());
+/// assert_eq!(log1p_exp(800.0), 800.0); // no overflow
+/// ```
 #[inline]
 pub fn log1p_exp(x: f64) -> f64 {
     if x > 0.0 {
@@ -86,6 +133,12 @@ pub fn log1p_exp(x: f64) -> f64 {
 
 /// ln(eᵃ + eᵇ) = max + ln(1 + e^(-|a - b|)): no overflow, -∞ if both are -∞, +∞ if
 /// either is +∞, NaN if either is NaN.
+///
+/// ```
+/// use fazang::math::special::log_sum_exp2;
+/// assert_eq!(log_sum_exp2(1000.0, 1000.0), 1000.0 + std::f64::consts::LN_2);
+/// assert_eq!(log_sum_exp2(f64::NEG_INFINITY, 0.0), 0.0);
+/// ```
 #[inline]
 pub fn log_sum_exp2(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
@@ -105,6 +158,12 @@ pub fn log_sum_exp2(a: f64, b: f64) -> f64 {
 /// to x ≥ 10, then the asymptotic series in 1/x² up to the B₁₄ term (the first term left
 /// out, 3617/(8160 x¹⁶), is below 5e-17 there).
 /// Poles (x = 0, -1, -2, ...) give NaN.
+///
+/// ```
+/// use fazang::math::special::digamma;
+/// // ψ(1) = -γ (Euler-Mascheroni)
+/// assert!((digamma(1.0) + 0.577_215_664_901_532_9).abs() < 1e-15);
+/// ```
 pub fn digamma(x: f64) -> f64 {
     if x.is_nan() || x == f64::NEG_INFINITY {
         return f64::NAN;

@@ -104,8 +104,15 @@ impl Gen<'_> {
         }
         let x = self.expr(a);
         let sp = a.span;
+        let call_result = matches!(
+            &a.peel().kind,
+            Kind::Call(..) | Kind::MethodCall(..) | Kind::Try(..)
+        );
         match &abs {
             _ if self.is_passive_float(a) => quote_spanned!(sp=> ::fazang::__private::lit(#x)),
+            Abs::Unknown(false) if call_result => {
+                quote_spanned!(sp=> ::fazang::__private::pass(#x))
+            }
             Abs::Ref(inner) if matches!(inner.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
                 quote_spanned!(sp=> &*::fazang::__private::adapt_ref(#x))
             }
@@ -166,10 +173,19 @@ impl Gen<'_> {
                 return quote_spanned!(self.sp=> #recv.#method(#(#xs),*));
             }
         }
+        let scalar_recv = matches!(recv_abs.deref(), Abs::Float(true) | Abs::Unknown(true))
+            || (is_real_method(n) && any_arg_active);
+        let iterator_extreme = matches!(n, "max" | "min") && m.args.is_empty();
+        let through_real = scalar_recv && ufcs(n) && !iterator_extreme && m.turbofish.is_none();
+        // Through `real::`, the receiver loses parentheses only a method call needed.
+        let recv_expr = match &m.receiver.kind {
+            Kind::Paren(inner) if through_real => &**inner,
+            _ => &*m.receiver,
+        };
         let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
-            self.receiver(&m.receiver)
+            self.receiver(recv_expr)
         } else {
-            self.expr(&m.receiver)
+            self.expr(recv_expr)
         };
         let known = is_real_method(n)
             || FLOAT_PREDICATES.contains(&n)
@@ -209,6 +225,11 @@ impl Gen<'_> {
             }
             quote_spanned!(self.sp=> #t)
         });
+        if through_real {
+            // `x.sin()` -> `real::sin(x)`: the body's scalar is bounded by `Float` too,
+            // where the method call would be ambiguous.
+            return quote_spanned!(self.sp=> ::fazang::__private::real::#method(#recv #(, #args)*));
+        }
         quote_spanned!(self.sp=> #recv.#method #turbofish(#(#args),*))
     }
 
@@ -226,6 +247,13 @@ impl Gen<'_> {
             .collect();
         quote_spanned!(a.span=> |#(#ps),*| ::fazang::Real::#name(#(#ps),*))
     }
+}
+
+/// Methods called through `::fazang::__private::real` on active values.
+fn ufcs(name: &str) -> bool {
+    is_real_method(name)
+        || FLOAT_PREDICATES.contains(&name)
+        || matches!(name, "sin_cos" | "total_cmp" | "val" | "classify")
 }
 
 /// For a path `f64::NAME` with `NAME` a `Real` method, `NAME`.

@@ -1,0 +1,216 @@
+//! Fused linear algebra on nalgebra matrices (feature `nalgebra`): each operation is one
+//! node on the tape (or one lazy vector-Jacobian product) with an analytic adjoint, as in
+//! Stan Math, instead of the thousands of scalar nodes nalgebra's own algorithms record on
+//! `Var` matrices.
+//!
+//! | function | result | adjoint |
+//! | --- | --- | --- |
+//! | [`multiply`] | `A B` | `Ā += C̄ Bᵀ`, `B̄ += Aᵀ C̄` |
+//! | [`cholesky`] | `L` with `L Lᵀ = A` | `Ā = L⁻ᵀ Φ(Lᵀ L̄) L⁻¹` (Murray 2016), on the lower triangle |
+//! | [`solve_lower_triangular`] | `L⁻¹ B` | `B̄ = L⁻ᵀ X̄`, `L̄ = -B̄ Xᵀ` (lower triangle) |
+//! | [`log_determinant`] | `ln \|det A\|` | `Ā = A⁻ᵀ` |
+//! | [`log_determinant_spd`] | `ln det A`, `A` symmetric positive definite | `Ā = A⁻¹` (lower triangle) |
+//! | [`quad_form`], [`quad_form_vec`] | `Bᵀ A B`, `vᵀ A v` | `Ā = B C̄ Bᵀ`, `B̄ = A B C̄ᵀ + Aᵀ B C̄` |
+//!
+//! Arguments are any nalgebra matrices or vectors (`DMatrix`, `DVector`, `SMatrix`,
+//! views) of `f64` or [`Var`] entries, mixed freely: data matrices cost nothing on the
+//! tape and get no adjoint. Results are matrices of `Var` with the arguments' dimensions
+//! (static where they are static).
+//!
+//! Functions that, like nalgebra's `Cholesky`, read a symmetric matrix from its lower
+//! triangle (`cholesky`, `log_determinant_spd`) give the strict upper triangle no adjoint
+//! and each strictly lower entry the derivative with respect to both of its mirrored
+//! positions, exactly what the same code taped through nalgebra gives. Matrices that are
+//! not positive definite (or singular, for the solves and `log_determinant`) are
+//! [`LinalgError`]s; dimensions that do not fit are programming errors and panic.
+//!
+//! # Example
+//!
+//! The log marginal likelihood of a Gaussian process, `-½ yᵀK⁻¹y - ½ ln det K - n/2 ln 2π`,
+//! with the kernel matrix built entry by entry and the O(n³) steps fused:
+//!
+//! ```
+//! use fazang::prelude::*;
+//! use fazang::linalg::{cholesky, solve_lower_triangular};
+//! use nalgebra::{DMatrix, DVector};
+//!
+//! fn gp_lml(x: &[f64], y: &[f64], p: &[Var]) -> Result<Var, fazang::linalg::LinalgError> {
+//!     let (alpha, rho, sigma) = (p[0], p[1], p[2]);
+//!     let n = x.len();
+//!     let k = DMatrix::from_fn(n, n, |i, j| {
+//!         let d = x[i] - x[j];
+//!         let kij = alpha * alpha * (-0.5 * d * d / (rho * rho)).exp();
+//!         if i == j { kij + sigma * sigma } else { kij }
+//!     });
+//!     let l = cholesky(&k)?;
+//!     let a = solve_lower_triangular(&l, &DVector::from_column_slice(y))?;
+//!     let log_det: Var = l.diagonal().iter().map(|d| d.ln()).sum();
+//!     Ok(-0.5 * a.dot(&a) - log_det - 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln())
+//! }
+//!
+//! let (x, y) = ([0.1, 0.5, 1.3, 2.0], [0.2, -0.1, 0.7, 1.1]);
+//! let (v, g) = gradient(|p| gp_lml(&x, &y, p).unwrap(), &[1.0, 0.8, 0.3]);
+//! assert!(v.is_finite() && g.len() == 3);
+//! ```
+
+mod decomp;
+mod product;
+
+pub use decomp::{cholesky, log_determinant, log_determinant_spd, solve_lower_triangular};
+pub use product::{multiply, quad_form, quad_form_vec};
+
+use crate::core::var::Var;
+use nalgebra::{DMatrix, Dim, Matrix, RawStorage};
+use std::fmt;
+
+/// An entry type of the matrices [`linalg`](self) accepts: `f64` (data) or [`Var`].
+///
+/// ```
+/// use fazang::linalg::Entry;
+/// use fazang::Var;
+/// assert_eq!(Entry::value(&2.5_f64), 2.5);
+/// assert!(!<f64 as Entry>::ACTIVE && <Var as Entry>::ACTIVE);
+/// ```
+pub trait Entry: nalgebra::Scalar + Copy {
+    /// Whether entries of this type can be active (take part in the gradient).
+    const ACTIVE: bool;
+    /// The value.
+    ///
+    /// ```
+    /// use fazang::linalg::Entry;
+    /// assert_eq!(fazang::Var::constant(1.5).value(), 1.5);
+    /// ```
+    fn value(&self) -> f64;
+    /// The entry as a `Var` (a constant for `f64`).
+    ///
+    /// ```
+    /// use fazang::linalg::Entry;
+    /// assert!(Entry::var(&2.0_f64).is_constant());
+    /// ```
+    fn var(&self) -> Var;
+}
+
+impl Entry for f64 {
+    const ACTIVE: bool = false;
+    #[inline]
+    fn value(&self) -> f64 {
+        *self
+    }
+    #[inline]
+    fn var(&self) -> Var {
+        Var::constant(*self)
+    }
+}
+
+impl Entry for Var {
+    const ACTIVE: bool = true;
+    #[inline]
+    fn value(&self) -> f64 {
+        self.val()
+    }
+    #[inline]
+    fn var(&self) -> Var {
+        *self
+    }
+}
+
+/// A matrix argument that has no valid result: not positive definite, or singular.
+///
+/// ```
+/// use fazang::linalg::{cholesky, LinalgError};
+/// use nalgebra::DMatrix;
+/// let e = cholesky(&DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 1.0])).unwrap_err();
+/// assert_eq!(e, LinalgError::NotPositiveDefinite { function: "cholesky" });
+/// assert_eq!(e.to_string(), "cholesky: Matrix is not positive definite");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinalgError {
+    /// A symmetric matrix that is not positive definite (its Cholesky factor does not
+    /// exist).
+    NotPositiveDefinite {
+        /// The function that was given the matrix.
+        function: &'static str,
+    },
+    /// A singular matrix (a zero pivot or zero diagonal entry).
+    Singular {
+        /// The function that was given the matrix.
+        function: &'static str,
+    },
+}
+
+impl fmt::Display for LinalgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinalgError::NotPositiveDefinite { function } => {
+                write!(f, "{function}: Matrix is not positive definite")
+            }
+            LinalgError::Singular { function } => write!(f, "{function}: Matrix is singular"),
+        }
+    }
+}
+
+impl std::error::Error for LinalgError {}
+
+/// The values of a matrix, column-major, as a `DMatrix<f64>`.
+fn values<T: Entry, R: Dim, C: Dim, S: RawStorage<T, R, C>>(
+    m: &Matrix<T, R, C, S>,
+) -> DMatrix<f64> {
+    DMatrix::from_iterator(m.nrows(), m.ncols(), m.iter().map(Entry::value))
+}
+
+/// The operands a matrix argument contributes to a recorded operation: every entry,
+/// column-major, if its type can be active, else none.
+fn operands<T: Entry, R: Dim, C: Dim, S: RawStorage<T, R, C>>(
+    m: &Matrix<T, R, C, S>,
+    out: &mut Vec<Var>,
+) {
+    if T::ACTIVE {
+        out.extend(m.iter().map(Entry::var));
+    }
+}
+
+/// The operands of the lower triangle of a square matrix (column by column, each from
+/// the diagonal down), if its type can be active.
+fn lower_operands<T: Entry, R: Dim, C: Dim, S: RawStorage<T, R, C>>(
+    m: &Matrix<T, R, C, S>,
+    out: &mut Vec<Var>,
+) {
+    if T::ACTIVE {
+        let n = m.nrows();
+        for j in 0..n {
+            out.extend((j..n).map(|i| m[(i, j)].var()));
+        }
+    }
+}
+
+/// Add the lower triangle of `g` (the order of [`lower_operands`]) to `ib`, folding the
+/// strict upper triangle onto its mirror when `fold` (the adjoint of a matrix read as
+/// symmetric from its lower triangle).
+fn add_lower(g: &DMatrix<f64>, fold: bool, ib: &mut [f64]) {
+    let n = g.nrows();
+    let mut k = 0;
+    for j in 0..n {
+        for i in j..n {
+            let mirrored = if fold && i != j { g[(j, i)] } else { 0.0 };
+            ib[k] += g[(i, j)] + mirrored;
+            k += 1;
+        }
+    }
+}
+
+/// Add `g` (column-major) to `ib`.
+fn add_all(g: &DMatrix<f64>, ib: &mut [f64]) {
+    for (b, v) in ib.iter_mut().zip(g.iter()) {
+        *b += v;
+    }
+}
+
+/// Panic unless the matrix is square.
+#[track_caller]
+fn check_square(function: &str, r: usize, c: usize) {
+    assert_eq!(
+        r, c,
+        "fazang: linalg::{function} needs a square matrix, got {r}x{c}"
+    );
+}
