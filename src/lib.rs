@@ -194,3 +194,8 @@ pub mod prelude {
     };
     pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

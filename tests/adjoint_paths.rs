@@ -169,3 +169,22 @@ fn grad_into_writes_the_flat_gradient() {
     assert_eq!(v, w);
     assert_close(&g, &[gb[0], gb[1], gs], 1e-14);
 }
+
+/// Called on the tape (the runtime driver, another function's tape twin), a function
+/// whose `_grad` is adjoint code and whose body loops records one node with the partials
+/// that code computes.
+#[test]
+fn on_the_tape_a_looping_function_records_one_node() {
+    let x: Vec<f64> = (0..50).map(|i| 0.05 * i as f64 - 1.0).collect();
+    let (v, g) = gradient(rosenbrock::<Var>, &x);
+    let (vt, gt) = __rosenbrock_grad_tape(&x);
+    assert_eq!(v, vt);
+    assert_close(&g, &gt, 1e-13);
+    let nodes = nested(|| {
+        let xs: Vec<Var> = x.iter().map(|&v| Var::new(v)).collect();
+        let before = tape_stats();
+        let _ = rosenbrock(&xs);
+        tape_stats().nodes - before.nodes
+    });
+    assert_eq!(nodes, 1);
+}

@@ -356,3 +356,29 @@ fn no_nan_from_a_jump_the_value_does_not_see() {
     assert_eq!(g, [1.0]);
     assert_eq!(__zero_to_a_constant_power_grad_tape(0.127).1, [1.0]);
 }
+
+/// Found by the fuzzer: `filter` hands closures `&&S`; `f64::sin_cos` on an active value.
+#[differentiate]
+fn filtered(theta: &[f64], x: f64) -> f64 {
+    let s: f64 = theta.iter().filter(|f| f.abs() < 1.0).map(|v| v * x).sum();
+    let (a, b) = f64::sin_cos(x);
+    s + a * b
+}
+
+#[test]
+fn double_references_and_sin_cos_paths() {
+    let theta = [0.5, 2.0, -0.25];
+    let (v, g) = filtered_grad(&theta, 0.3);
+    assert_eq!(v, filtered(&theta, 0.3));
+    let plain = |p: &[f64]| {
+        let s: f64 = p[..3]
+            .iter()
+            .filter(|f| f.abs() < 1.0)
+            .map(|v| v * p[3])
+            .sum();
+        s + p[3].sin() * p[3].cos()
+    };
+    let fd = fd_grad(plain, &[0.5, 2.0, -0.25, 0.3]);
+    assert_close(&g.0, &fd[..3], 1e-9);
+    assert_close(&[g.1], &fd[3..], 1e-9);
+}

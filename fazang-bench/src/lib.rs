@@ -60,6 +60,14 @@ pub mod names {
     pub const FAZANG_FUSED: &str = "fazang_fused";
     /// fazang with nalgebra's algorithms on `Var` matrices (taped scalar by scalar).
     pub const FAZANG_TAPED: &str = "fazang_taped";
+    /// fazang's gradient, beside the Hessians (for the Hessian / gradient ratio).
+    pub const GRADIENT: &str = "gradient";
+    /// fazang's `hessian` (reverse-over-forward, 8 directions per pass).
+    pub const HESSIAN: &str = "fazang_hessian";
+    /// fazang's `hessian_forward` (forward-over-forward).
+    pub const HESSIAN_FWD: &str = "fazang_hessian_forward";
+    /// One `hessian_vector_product` per column (reverse-over-forward, 1 direction).
+    pub const HESSIAN_COLUMNS: &str = "fazang_hvp_columns";
 }
 
 impl Workload {
@@ -86,6 +94,14 @@ pub fn all() -> Vec<Workload> {
     .collect()
 }
 
+/// The Hessian workloads, each checked against its hand-written Hessian.
+pub fn hessians() -> Vec<Workload> {
+    vec![
+        workloads::hessian::rosenbrock_workload(),
+        workloads::hessian::two_param_workload(),
+    ]
+}
+
 /// The workload called `name`, checked (without building the others).
 pub fn by_name(name: &str) -> Option<Workload> {
     Some(match name {
@@ -96,6 +112,8 @@ pub fn by_name(name: &str) -> Option<Workload> {
         "normal" => workloads::normal::workload(),
         "two_param" => workloads::two_param::workload(),
         "jacobian" => workloads::jacobian::workload(),
+        "hessian_rosenbrock" => workloads::hessian::rosenbrock_workload(),
+        "hessian_two_param" => workloads::hessian::two_param_workload(),
         "gp" => workloads::gp::workload(),
         n => workloads::linalg::workload(workloads::linalg::NAMES.into_iter().find(|&m| m == n)?),
     })

@@ -106,6 +106,11 @@ macro_rules! peer_via_float {
 
 peer_via_float!(Echidna, echidna::Reverse::constant);
 
+/// echidna's bytecode-tape number (recorded once, replayed: its Hessians).
+pub type EchidnaBytecode = echidna::BReverse<f64>;
+
+peer_via_float!(EchidnaBytecode, echidna::BReverse::constant);
+
 /// echidna's forward-mode dual number (what its `jacobian` runs on).
 pub type EchidnaDual = echidna::Dual<f64>;
 

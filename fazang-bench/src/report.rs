@@ -3,6 +3,7 @@
 
 use crate::names::*;
 use crate::timer::median_times;
+use crate::Workload;
 use std::time::Duration;
 
 /// Times every workload (or those named in `only`) and prints the tables (markdown).
@@ -13,14 +14,38 @@ pub fn print(quick: bool, only: &[String]) {
     } else {
         (21, Duration::from_millis(50))
     };
-    let mut rows = Vec::new();
-    let workloads = if only.is_empty() {
-        crate::all()
+    let named: Vec<Workload> = only
+        .iter()
+        .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")))
+        .collect();
+    let (gradients, hessians): (Vec<Workload>, Vec<Workload>) = if only.is_empty() {
+        (crate::all(), crate::hessians())
     } else {
-        only.iter()
-            .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")))
-            .collect()
+        named
+            .into_iter()
+            .partition(|w| !w.name.starts_with("hessian"))
     };
+    let rows = time_all(gradients, samples, batch);
+    let hrows = time_all(hessians, samples, batch);
+    let (linalg, rows): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| time_of(r, FAZANG_FUSED).is_some());
+    if !rows.is_empty() {
+        print_times(&rows);
+        print_ratios(&rows);
+    }
+    if !linalg.is_empty() {
+        print_linalg(&linalg);
+    }
+    if !hrows.is_empty() {
+        print_hessians(&hrows);
+    }
+    crate::tape::print();
+}
+
+/// Time every variant of every workload.
+fn time_all(workloads: Vec<Workload>, samples: usize, batch: Duration) -> Vec<Row> {
+    let mut rows = Vec::new();
     for mut w in workloads {
         let mut runs: Vec<&mut dyn FnMut() -> f64> = w
             .variants
@@ -37,17 +62,7 @@ pub fn print(quick: bool, only: &[String]) {
         rows.push((w.name, w.inputs, w.calls, per_call));
         eprintln!("timed {}", w.name);
     }
-    let (linalg, rows): (Vec<Row>, Vec<Row>) = rows
-        .into_iter()
-        .partition(|r| time_of(r, FAZANG_FUSED).is_some());
-    if !rows.is_empty() {
-        print_times(&rows);
-        print_ratios(&rows);
-    }
-    if !linalg.is_empty() {
-        print_linalg(&linalg);
-    }
-    crate::tape::print();
+    rows
 }
 
 type Row = (&'static str, usize, usize, Vec<(&'static str, f64)>);
@@ -128,6 +143,53 @@ fn print_ratios(rows: &[Row]) {
             ratio(time_of(r, ECHIDNA), fz),
             ratio(time_of(r, AD_TRAIT), fz),
             over
+        );
+    }
+}
+
+const HESSIAN_COLUMNS_: [&str; 8] = [
+    PRIMAL,
+    HAND,
+    GRADIENT,
+    HESSIAN,
+    HESSIAN_FWD,
+    HESSIAN_COLUMNS,
+    NUM_DUAL,
+    ECHIDNA,
+];
+
+fn print_hessians(rows: &[Row]) {
+    println!("\nHessians, time per call (median):\n");
+    println!("| workload | inputs | {} |", HESSIAN_COLUMNS_.join(" | "));
+    println!("|---|---:|{}", "---:|".repeat(HESSIAN_COLUMNS_.len()));
+    for r in rows {
+        let cells: Vec<String> = HESSIAN_COLUMNS_
+            .iter()
+            .map(|c| time_of(r, c).map_or("-".into(), fmt_time))
+            .collect();
+        println!("| {} | {} | {} |", r.0, r.1, cells.join(" | "));
+    }
+    println!(
+        "\n| workload | hessian / gradient | hessian_forward / gradient | hessian / hand | \
+         num-dual / hessian | num-dual / hessian_forward | echidna (FoR) / hessian |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let (h, hf, g) = (
+            time_of(r, HESSIAN),
+            time_of(r, HESSIAN_FWD),
+            time_of(r, GRADIENT),
+        );
+        let nd = time_of(r, NUM_DUAL);
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            r.0,
+            ratio(h, g),
+            ratio(hf, g),
+            ratio(h, time_of(r, HAND)),
+            ratio(nd, h),
+            ratio(nd, hf),
+            ratio(time_of(r, ECHIDNA), h)
         );
     }
 }

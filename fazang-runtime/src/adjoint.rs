@@ -254,3 +254,33 @@ pub fn vjp_call(args: &[f64], seed: f64, adj: &mut [f64], f: impl FnOnce(&[Var])
         *a = seed * v.adj();
     }
 }
+
+thread_local! {
+    /// Depth of `no_fusion` guards on this thread.
+    static NO_FUSION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether a differentiated function called with scalar `S` records one node whose
+/// partials its adjoint code computes (Stan's precomputed-gradient node): for the tape's
+/// `Var`, unless a [`no_fusion`] guard is alive. The type test is decided at compile time.
+#[inline(always)]
+pub fn fused<S: 'static>() -> bool {
+    std::any::TypeId::of::<S>() == std::any::TypeId::of::<Var>()
+        && NO_FUSION.try_with(|c| c.get() == 0).unwrap_or(true)
+}
+
+/// While alive, differentiated functions record their operations on the tape one by one
+/// (the hidden `__name_grad_tape` twins use it, so that they stay the tape).
+pub struct NoFusion(());
+
+/// A [`NoFusion`] guard.
+pub fn no_fusion() -> NoFusion {
+    let _ = NO_FUSION.try_with(|c| c.set(c.get() + 1));
+    NoFusion(())
+}
+
+impl Drop for NoFusion {
+    fn drop(&mut self) {
+        let _ = NO_FUSION.try_with(|c| c.set(c.get().saturating_sub(1)));
+    }
+}

@@ -156,6 +156,13 @@ pub trait CompositeOf<S: Real>: Sized {
     /// # fazang::clear_tape();
     /// ```
     fn push_partials(&self, d: &Self::Values, p: &mut Partials<S>);
+    /// Whether `f64` partials give every derivative the fields carry (a rule's check).
+    #[doc(hidden)]
+    fn __first_order(&self) -> bool {
+        let mut ok = true;
+        self.for_each_field(|f| ok &= f.__f64_partials_suffice());
+        ok
+    }
 }
 
 /// Take the next adjoint (0 once the iterator is exhausted). For generated `adjoint`.

@@ -33,7 +33,9 @@ pub mod composite;
 pub mod core;
 pub mod dist;
 mod drivers;
+pub mod forward;
 pub mod graph;
+mod hessian;
 mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;
@@ -47,6 +49,7 @@ mod real;
 pub mod real_calls;
 mod rule;
 mod rule_check;
+mod seed;
 
 pub use crate::core::scope::{nested, NestedScope};
 pub use crate::core::tape::TapeStats;
@@ -62,6 +65,14 @@ pub use crate::dist::{
     student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
+pub use crate::forward::{
+    clear_forward, derivative, derivatives, forward_scope, jet_len, jvp, value_and_derivative,
+    Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
+};
+pub use crate::hessian::{
+    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
+    HESSIAN_LANES,
+};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,

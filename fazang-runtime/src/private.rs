@@ -11,16 +11,25 @@ pub use crate::core::scope::NestedScope as Scope;
 
 pub use crate::activate::Outputs;
 pub use crate::adjoint::{
-    accumulate, d1, d2, d_clamp, d_powi, recomputed, stacks, vjp_call, zeros_like, Accumulate,
-    Stacks, ZerosLike,
+    accumulate, d1, d2, d_clamp, d_powi, fused, no_fusion, recomputed, stacks, vjp_call,
+    zeros_like, Accumulate, NoFusion, Stacks, ZerosLike,
 };
 pub use crate::real_calls as real;
 pub use num_traits::Float;
 
+// For the _jvp, _hessian and _hvp items of #[differentiate].
+pub use crate::seed::{
+    jvp_scalar, jvp_vector, Direction, Flatten, Forward, HessianMode, HessianPass, HessianSession,
+    Hvp, Reverse, Seed, FORWARD_HESSIAN_MAX,
+};
+
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
 pub use crate::real::Partials;
-pub use crate::rule::{add_slice, as_array, push_slice, to_array, AsOutputs};
+pub use crate::rule::{
+    add_slice, apply_rule, as_array, push_slice, rule_first_order_only, to_array, AsOutputs,
+    RulePartials,
+};
 
 // Parameters of every shape as one run of inputs (`fazang::param`).
 pub use crate::param::{AdjointReader, Inputs};

@@ -9,16 +9,27 @@ use std::ops::{
 };
 
 /// Operands and their partial derivatives, collected by [`Real::from_partials`].
-pub struct Partials<S> {
-    pub(crate) ops: Vec<(S, f64)>,
+///
+/// The partials are `f64` (`D = f64`) for [`Real::from_partials`]; code that computes
+/// partials in the scalar one derivative order below (`D = S::Inner`, so that they can be
+/// differentiated again, as distributions and `#[deriv_rule]` functions do) uses the
+/// hidden `__from_partials_in`.
+pub struct Partials<S, D = f64> {
+    pub(crate) ops: Vec<(S, D)>,
 }
 
-impl<S> Partials<S> {
+impl<S, D> Partials<S, D> {
     /// Record that the result has partial derivative `d` with respect to `x` (constant
     /// operands, such as `f64` values converted with `into()`, are skipped).
     #[inline]
-    pub fn push(&mut self, x: S, d: f64) {
+    pub fn push(&mut self, x: S, d: D) {
         self.ops.push((x, d));
+    }
+
+    /// An empty collection.
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Partials { ops: Vec::new() }
     }
 }
 
@@ -137,6 +148,60 @@ pub trait Real:
     /// # fazang::clear_tape();
     /// ```
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
+
+    /// The scalar one derivative order below `Self`, in which a result's value and partial
+    /// derivatives are computed so that they can be differentiated again: `f64` for `f64`
+    /// and [`Var`](crate::Var), `S` for [`Dual<S, _>`](crate::Dual), and the same type at
+    /// one order less for the truncated series ([`Taylor`](crate::Taylor),
+    /// [`Jet`](crate::Jet)) and nested numbers ([`Fwd`](crate::Fwd)).
+    type Inner: Real;
+
+    /// What a group of operands must agree on before their [`Real::Inner`] parts are taken
+    /// (the innermost perturbation of nested numbers; nothing for the other types).
+    #[doc(hidden)]
+    type __Ctx: Copy + Default;
+
+    /// Fold this operand into the context of its group.
+    #[doc(hidden)]
+    fn __ctx(&self, ctx: &mut Self::__Ctx);
+
+    /// This operand one derivative order lower (its value for `Var`, the real part of a
+    /// dual number, the series truncated by one order).
+    #[doc(hidden)]
+    fn __inner(&self, ctx: &Self::__Ctx) -> Self::Inner;
+
+    /// Whether this is a constant zero that records nothing (a zero tangent lane of a
+    /// reverse-over-forward Hessian): arithmetic on tangents skips it. A hint: `false` is
+    /// always allowed (and is what `f64` says, whose arithmetic is cheaper than a test).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __is_const_zero(&self) -> bool {
+        false
+    }
+
+    /// `self · a + o · b`, the tangent of a product (one node on the tape for `Var`,
+    /// rather than three).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __dot2(self, a: Self, o: Self, b: Self) -> Self {
+        self * a + o * b
+    }
+
+    /// Whether `f64` partials give every derivative this number carries (`f64`, `Var`,
+    /// first-order dual numbers, series of order at most 1). When false, partials must be
+    /// computed in [`Real::Inner`] and [`Real::from_partials`] panics.
+    #[doc(hidden)]
+    fn __f64_partials_suffice(&self) -> bool;
+
+    /// Build a result from its value and partials computed in [`Real::Inner`] on the
+    /// operands' inner parts (taken with the same `ctx`): exact to every order `Self`
+    /// carries. On `f64` and `Var` this is [`Real::from_partials`].
+    #[doc(hidden)]
+    fn __from_partials_in(
+        ctx: &Self::__Ctx,
+        value: Self::Inner,
+        partials: impl FnOnce(&mut Partials<Self, Self::Inner>),
+    ) -> Self;
 
     /// A slice of data as a slice of `Self`: borrowed when `Self` is `f64` (no copy),
     /// converted otherwise. For differentiated bodies passing data where a function
@@ -369,6 +434,12 @@ pub trait Real:
     fn erfc(self) -> Self;
     /// ln |Γ(x)|. d/dx = ψ(x), the digamma function.
     fn log_gamma(self) -> Self;
+    /// The digamma function ψ(x) = d/dx ln Γ(x). d/dx = ψ′(x), the trigamma function.
+    fn digamma(self) -> Self;
+    /// The polygamma function ψ⁽ⁿ⁾(x) for n ≥ 1 (trigamma, tetragamma, ...), the
+    /// derivatives of [`Real::digamma`]. d/dx = ψ⁽ⁿ⁺¹⁾(x).
+    #[doc(hidden)]
+    fn __polygamma(self, n: u32) -> Self;
     /// x². d/dx = 2x.
     fn square(self) -> Self;
     /// 1/x. d/dx = -1/x².

@@ -30,6 +30,14 @@ impl<S: Real> AsScalar<S> for &S {
     }
 }
 
+/// `filter(|v| v.abs() < 1.0)` over `iter()` sees `&&S`.
+impl<S: Real> AsScalar<S> for &&S {
+    #[inline(always)]
+    fn scalar(self) -> S {
+        **self
+    }
+}
+
 macro_rules! unary {
     ($($name:ident -> $out:ty),* $(,)?) => {$(
         #[doc = concat!("`Real::", stringify!($name), "`.")]

@@ -71,3 +71,55 @@ impl<const M: usize> AsOutputs for [f64; M] {
         self
     }
 }
+
+/// The partials of a `#[deriv_rule]` function with `N` scalar arguments, written once and
+/// evaluated on any scalar (what the rule macro generates when every partial is an
+/// expression in the arguments).
+pub trait RulePartials<const N: usize> {
+    /// The partial derivatives at `x`.
+    fn partials<T: Real>(&self, x: [T; N]) -> [T; N];
+}
+
+/// A rule applied to `x`: the body (`value`, on `f64`) runs once; the partials are
+/// evaluated on `f64` for first-order scalars (`f64`, `Var`, `Dual<f64>`), and otherwise
+/// on the scalar one derivative order below, whose value is the same rule applied one
+/// order lower, so every derivative the scalar carries is exact.
+pub fn apply_rule<S: Real, R: RulePartials<N>, const N: usize>(
+    rule: &R,
+    x: [S; N],
+    value: impl FnOnce([f64; N]) -> f64,
+) -> S {
+    if x.iter().all(S::__f64_partials_suffice) {
+        let v = x.map(|x| x.val());
+        let value = value(v);
+        return S::from_partials(value, |p| {
+            for (x, d) in x.iter().zip(rule.partials(v)) {
+                p.push(*x, d);
+            }
+        });
+    }
+    let mut ctx = S::__Ctx::default();
+    for v in &x {
+        v.__ctx(&mut ctx);
+    }
+    let inner = x.map(|v| v.__inner(&ctx));
+    let value = apply_rule::<S::Inner, R, N>(rule, inner, value);
+    S::__from_partials_in(&ctx, value, |p| {
+        for (x, d) in x.iter().zip(rule.partials(inner)) {
+            p.push(*x, d);
+        }
+    })
+}
+
+/// The panic of a first-order rule asked for a second derivative.
+#[cold]
+#[inline(never)]
+pub fn rule_first_order_only(name: &str, why: &str) -> ! {
+    panic!(
+        "fazang: the #[deriv_rule] function `{name}` is first-order only ({why}), so it \
+         cannot be differentiated twice (a Hessian, a Taylor series, a nested derivative). \
+         Write its partials as expressions in its f64 arguments (arithmetic, literals and \
+         the scalar methods, as in `x => x.cos() / (1.0 + x.sin())`) to have them \
+         evaluated on the scalar itself"
+    )
+}

@@ -149,7 +149,11 @@ pub fn workload_loop() -> Workload {
                 let (v, g) = log_lik_loop_grad(b, &d6.x, &d6.y);
                 v + g[0]
             }),
-            fazang: move |b: &[Var]| log_lik_loop::<Var>(b, &d2.x, &d2.y),
+            // The tape, operation by operation (unfused: see `no_fusion`).
+            fazang: move |b: &[Var]| {
+                let _tape = fazang::__private::no_fusion();
+                log_lik_loop::<Var>(b, &d2.x, &d2.y)
+            },
             num_dual: move |b: &[f64], g: &mut [f64]| {
                 num_dual_gradient::<K>(|b| log_lik_peer(b, &d3.x, &d3.y), b, g)
             },

@@ -100,7 +100,11 @@ pub fn workload_loop() -> Workload {
                 let (v, g) = rosenbrock_loop_grad(x);
                 v + g[0]
             }),
-            fazang: |x: &[Var]| rosenbrock_loop::<Var>(x),
+            // The tape, operation by operation (unfused: see `no_fusion`).
+            fazang: |x: &[Var]| {
+                let _tape = fazang::__private::no_fusion();
+                rosenbrock_loop::<Var>(x)
+            },
             num_dual: |x: &[f64], g: &mut [f64]| num_dual_gradient::<N>(rosenbrock_peer, x, g),
             echidna: rosenbrock_peer::<Echidna>,
             ad_trait: rosenbrock_peer::<AdTrait>,

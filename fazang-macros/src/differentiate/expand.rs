@@ -79,11 +79,135 @@ pub fn generic_fn(
         **ty = replace_f64(ty, s);
     }
     let body = generic_body(cx, m, s, a, callees);
+    let body = match fused(m, a, s) {
+        Some(pre) => quote!({ #pre #body }),
+        None => body,
+    };
     let (attrs, vis) = (m.func.attrs, m.func.vis);
     quote! {
         #(#attrs)*
         #vis #sig #body
     }
+}
+
+/// Called on the tape, a function whose gradient is adjoint code records one node with
+/// the partials that code computes, instead of every operation (Stan's precomputed
+/// gradients). Where it is faster: bodies with a loop, parameters `f64` and flat arrays.
+fn fused(m: &Model, a: &Analysed, s: &Ident) -> Option<TokenStream> {
+    use crate::types::Nested;
+    if !matches!(a.adjoint, Some(Ok(_))) || !has_loop(&a.body.block) {
+        return None;
+    }
+    let flat = |p: &super::ast::Param| match &p.kind {
+        ParamKind::Scalar => true,
+        ParamKind::Nested { shape, .. } => match shape {
+            Nested::Slice(e) | Nested::Vec(e) | Nested::Array(e, _) => matches!(**e, Nested::F64),
+            Nested::F64 => false,
+        },
+        _ => false,
+    };
+    if !m.active().all(flat) {
+        return None;
+    }
+    let gname = m
+        .options
+        .grad
+        .clone()
+        .unwrap_or_else(|| format_ident!("{}_grad", m.name()));
+    let args = m.params.iter().map(|p| {
+        let x = &p.ident;
+        match (&p.kind, p.active) {
+            (_, false) => quote!(#x),
+            (ParamKind::Scalar, true) => quote!(::fazang::Real::val(&#x)),
+            (
+                ParamKind::Nested {
+                    shape: Nested::Array(..),
+                    by_ref,
+                    ..
+                },
+                true,
+            ) => {
+                let arr = quote!(#x.map(|__fz_v| ::fazang::Real::val(&__fz_v)));
+                if *by_ref {
+                    quote!(&#arr)
+                } else {
+                    arr
+                }
+            }
+            (ParamKind::Nested { by_ref, .. }, true) => {
+                let v =
+                    quote!(#x.iter().map(::fazang::Real::val).collect::<::std::vec::Vec<f64>>());
+                if *by_ref {
+                    quote!(&#v)
+                } else {
+                    v
+                }
+            }
+            _ => quote!(#x),
+        }
+    });
+    let call = match (m.place, m.receiver()) {
+        (Place::Method, Some(_)) => quote!(self.#gname(#(#args),*)),
+        (Place::Method, None) => quote!(Self::#gname(#(#args),*)),
+        _ => quote!(#gname(#(#args),*)),
+    };
+    let active: Vec<_> = m.active().collect();
+    let all_scalar = active.iter().all(|p| matches!(p.kind, ParamKind::Scalar));
+    let pushes = active.iter().enumerate().map(|(i, p)| {
+        let x = &p.ident;
+        let g = if all_scalar {
+            quote!(__fz_g[#i])
+        } else if active.len() == 1 {
+            quote!(__fz_g)
+        } else {
+            let i = syn::Index::from(i);
+            quote!(__fz_g.#i)
+        };
+        match p.kind {
+            ParamKind::Scalar => quote!(__fz_p.push(#x, #g);),
+            _ => quote! {
+                for (__fz_x, __fz_d) in #x.iter().zip(#g.iter()) {
+                    __fz_p.push(*__fz_x, *__fz_d);
+                }
+            },
+        }
+    });
+    let record = quote! {
+        <#s as ::fazang::Real>::from_partials(__fz_v, |__fz_p| { #(#pushes)* })
+    };
+    let result = matches!(m.ret, Some(crate::types::ResultKind::ResultScalar));
+    let body = if result {
+        quote!(return match #call {
+            ::std::result::Result::Ok((__fz_v, __fz_g)) => ::std::result::Result::Ok(#record),
+            ::std::result::Result::Err(__fz_e) => ::std::result::Result::Err(__fz_e),
+        };)
+    } else {
+        quote!(let (__fz_v, __fz_g) = #call; return #record;)
+    };
+    Some(quote! {
+        if ::fazang::__private::fused::<#s>() {
+            #body
+        }
+    })
+}
+
+/// Whether a block has a loop (at any depth).
+fn has_loop(b: &crate::model::Block) -> bool {
+    use crate::model::{Kind, Stmt};
+    b.stmts.iter().any(|s| match s {
+        Stmt::Expr(e, _) => match &e.kind {
+            Kind::For(..) | Kind::While(..) | Kind::Loop(..) => true,
+            Kind::If(_, t, els) => {
+                has_loop(t)
+                    || els
+                        .as_ref()
+                        .is_some_and(|x| matches!(&x.kind, Kind::Block(_, _, b) if has_loop(b)))
+            }
+            Kind::Block(_, _, inner) => has_loop(inner),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// What other functions of the module or impl block need to know to call this one.
@@ -117,10 +241,12 @@ fn scalar_param(m: &Model, p: &super::ast::Param) -> bool {
     p.active || (m.place != Place::Free && matches!(p.kind, ParamKind::MutRef))
 }
 
-/// The body lowered to the model, and what the activity analysis found.
+/// The body lowered to the model, what the activity analysis found, and the adjoint
+/// code of `name_grad` (or why the tape takes it), for functions with a gradient.
 pub struct Analysed {
     pub body: crate::model::Body,
     pub act: activity::Activity,
+    pub adjoint: Option<Result<TokenStream, crate::codegen::adjoint::Unsupported>>,
 }
 
 /// Lower and analyse the body.
@@ -139,7 +265,13 @@ pub fn analyse(m: &Model, callees: &Callees) -> Analysed {
         ReturnType::Default => Abs::Unknown(false),
     };
     let act = activity::analyse(&body, params, ret, callees);
-    Analysed { body, act }
+    let scalar = matches!(
+        m.ret,
+        Some(crate::types::ResultKind::Scalar | crate::types::ResultKind::ResultScalar)
+    );
+    let adjoint = (m.has_siblings() && scalar && !m.options.tape)
+        .then(|| crate::codegen::adjoint::grad_body(m, &body, &act));
+    Analysed { body, act, adjoint }
 }
 
 /// Print the generic body.

@@ -1,10 +1,12 @@
 //! `#[differentiate]`: parse (`attr`, `ast`) -> validate (`valid`) -> expand (`expand`:
-//! the generic function, from the body model; `siblings`: `_grad` and `_jacobian`).
+//! the generic function, from the body model; `siblings`: `_grad` and `_jacobian`;
+//! `higher`: `_jvp`, `_hessian`, `_hvp`).
 //! `items` applies the same to every function of an inline module or impl block.
 
 pub(crate) mod ast;
 mod attr;
 mod expand;
+mod higher;
 mod items;
 mod siblings;
 mod valid;
@@ -52,9 +54,11 @@ fn function(
     let analysed = expand::analyse(m, callees);
     let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
+    let higher = higher::higher(m);
     quote::quote! {
         #primal
         #derived
+        #higher
     }
 }
 

@@ -26,13 +26,13 @@ pub fn siblings(m: &Model, a: &Analysed) -> TokenStream {
     }
 }
 
-/// The active copy of a parameter.
-fn active_name(p: &Param) -> Ident {
-    format_ident!("__fz_{}", p.ident)
+/// The active copy of a parameter (`__fza_`: no helper binding starts so).
+pub(super) fn active_name(p: &Param) -> Ident {
+    format_ident!("__fza_{}", p.ident)
 }
 
 /// `x` as `Param` takes it: references as they are, values borrowed.
-fn param_ref(p: &Param) -> TokenStream {
+pub(super) fn param_ref(p: &Param) -> TokenStream {
     let x = &p.ident;
     match &p.kind {
         ParamKind::Nested { by_ref: true, .. } | ParamKind::Container { by_ref: true, .. } => {
@@ -64,7 +64,7 @@ fn activations(m: &Model) -> TokenStream {
 }
 
 /// The call of the generic function on the active copies.
-fn call(m: &Model) -> TokenStream {
+pub(super) fn call(m: &Model) -> TokenStream {
     let name = m.name();
     let args = m.params.iter().map(|p| {
         let (x, a) = (&p.ident, active_name(p));
@@ -90,7 +90,12 @@ fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
         ParamKind::Struct => quote!(::fazang::__private::Composite::adjoint(#r, &mut __fz_adj)),
         _ => quote!(::fazang::param::Param::gradient(#r, &mut __fz_adj)),
     };
-    let t = match &p.kind {
+    (e, grad_type(p))
+}
+
+/// The type of an active parameter's gradient: its own shape with `f64`s.
+pub(super) fn grad_type(p: &Param) -> TokenStream {
+    match &p.kind {
         ParamKind::Scalar => quote!(f64),
         ParamKind::Nested { shape, .. } => shape.grad_type(),
         ParamKind::Container { .. } => {
@@ -102,8 +107,7 @@ fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
             quote!(#ty)
         }
         ParamKind::MutRef | ParamKind::Data => unreachable!("only active parameters"),
-    };
-    (e, t)
+    }
 }
 
 /// The gradient expression and its type: `[f64; K]` if every active parameter is a
@@ -130,7 +134,7 @@ fn gradient(m: &Model) -> (TokenStream, TokenStream, String) {
 }
 
 /// Parameters of the generated functions: the original ones, without `mut` bindings.
-fn wrapper_inputs(m: &Model) -> TokenStream {
+pub(super) fn wrapper_inputs(m: &Model) -> TokenStream {
     let recv = m.receiver().map(|r| {
         let (and, lt, mutability, slf) = (
             r.reference.as_ref().map(|(a, _)| a),
@@ -153,7 +157,7 @@ fn wrapper_inputs(m: &Model) -> TokenStream {
 
 /// Attributes that must follow the function to its generated siblings: `cfg`, and lint
 /// levels (`allow`, `expect`) the user set.
-fn carried_attrs(m: &Model) -> TokenStream {
+pub(super) fn carried_attrs(m: &Model) -> TokenStream {
     let attrs = m.func.attrs.iter().filter(|a| {
         let p = a.path();
         p.is_ident("cfg") || p.is_ident("allow") || p.is_ident("expect")
@@ -210,12 +214,12 @@ fn grad_fns(m: &Model, a: &Analysed) -> TokenStream {
         let doc = " It records the function on the tape (`#[differentiate(tape)]`).";
         grad_fn(m, &gname, doc.into(), false)
     } else {
-        match crate::codegen::adjoint::grad_body(m, &a.body, &a.act) {
+        match a.adjoint.as_ref().expect("computed for scalar results") {
             Ok(body) => {
                 if debug {
                     eprintln!("#[differentiate] {name}: adjoint code\n{body}\n");
                 }
-                adjoint_grad_fn(m, &gname, body)
+                adjoint_grad_fn(m, &gname, body.clone())
             }
             Err(u) => {
                 if debug {
@@ -316,7 +320,14 @@ fn grad_fn(m: &Model, gname: &Ident, path_doc: String, hidden: bool) -> TokenStr
         #done
     };
     let doc2 = format!("{doc2}{path_doc}");
-    let out = sibling(m, gname, [doc1, doc2], ret, activations(m), rest);
+    // The tape twin records every operation, also of functions it calls.
+    let acts = activations(m);
+    let acts = if hidden {
+        quote!(let __fz_nf = ::fazang::__private::no_fusion(); #acts)
+    } else {
+        acts
+    };
+    let out = sibling(m, gname, [doc1, doc2], ret, acts, rest);
     if hidden {
         quote!(#[doc(hidden)] #out)
     } else {
@@ -325,7 +336,7 @@ fn grad_fn(m: &Model, gname: &Ident, path_doc: String, hidden: bool) -> TokenStr
 }
 
 /// `Result<f64, E>` with `f64` replaced by `inner`.
-fn result_with(out: &ReturnType, inner: TokenStream) -> TokenStream {
+pub(super) fn result_with(out: &ReturnType, inner: TokenStream) -> TokenStream {
     let ReturnType::Type(_, ty) = out else {
         unreachable!("validated: returns Result<f64, E>")
     };
@@ -436,6 +447,8 @@ fn grad_into_fn(m: &Model) -> TokenStream {
         #attrs
         #[allow(dead_code, clippy::too_many_arguments)]
         #vis fn #iname #generics(#inputs, #g: &mut [f64]) -> #ret #wc {
+            // On the tape operation by operation: a fused node would copy the slices.
+            let __fz_nf = ::fazang::__private::no_fusion();
             let __fz_scope = ::fazang::__private::scope();
             let mut __fz_inputs = ::fazang::param::Inputs::new();
             #inner

@@ -23,18 +23,23 @@ pub fn expand(f: &RuleFn) -> TokenStream {
     let params = f.params.iter().map(|p| signature_param(f, p, &s));
     let (ret_f64, ret_shape) = f.ret.expect("validated: a return type");
     let ret_s = generic_over(ret_f64, &s, Shape::Other);
-    let bindings = f.active().map(|(p, a)| binding(p, a, &s));
-    let rebinds = f
-        .roles()
-        .filter(|(p, _)| p.mutable)
-        .map(|(p, r)| rebind(f, p, r));
-    // The body's statements go straight into the closure: wrapping the block itself
-    // would leave `{ { .. } }`, which rustc reports as unused braces in user code.
-    let stmts = &item.block.stmts;
-    let (record, doc) = match f.form() {
-        Form::Partials => (record_partials(f, &s), PARTIALS_DOC.to_string()),
-        Form::Adjoint(path) => (
-            record_adjoint(f, path, ret_shape, &s),
+    let (body, doc) = match (f.form(), generic_partials(f, ret_shape)) {
+        (Form::Partials, Ok(partials)) => (
+            apply_generic(f, ret_f64, &partials, &s),
+            GENERIC_DOC.to_string(),
+        ),
+        (Form::Partials, Err(why)) => (
+            first_order(f, ret_f64, record_partials(f, &s), &why, &s),
+            format!("{PARTIALS_DOC} First-order only: {why}."),
+        ),
+        (Form::Adjoint(path), _) => (
+            first_order(
+                f,
+                ret_f64,
+                record_adjoint(f, path, ret_shape, &s),
+                "it is an `adjoint = ..` rule, whose vector-Jacobian product runs on f64",
+                &s,
+            ),
             format!("{ADJOINT_DOC} `{}`.", path.to_token_stream()),
         ),
     };
@@ -46,12 +51,124 @@ pub fn expand(f: &RuleFn) -> TokenStream {
         #vis #fn_token #ident<#(#lifetimes,)* #s: ::fazang::Real>(#(#params),*) -> #ret_s
         #where_clause
         {
-            #(#bindings)*
-            let __fz_value: #ret_f64 = (|| -> #ret_f64 { #(#rebinds)* #(#stmts)* })();
-            #record
+            #body
         }
     }
 }
+
+/// The body that runs the rule on `f64` values and records `f64` partials (or an
+/// adjoint function), after checking that no argument needs more than first
+/// derivatives: a second-order scalar (a Hessian, a Taylor series) panics with `why`.
+fn first_order(
+    f: &RuleFn,
+    ret_f64: &Type,
+    record: TokenStream,
+    why: &str,
+    s: &Ident,
+) -> TokenStream {
+    let bindings = f.active().map(|(p, a)| binding(p, a, s));
+    let rebinds = f
+        .roles()
+        .filter(|(p, _)| p.mutable)
+        .map(|(p, r)| rebind(f, p, r));
+    // The body's statements go straight into the closure: wrapping the block itself
+    // would leave `{ { .. } }`, which rustc reports as unused braces in user code.
+    let stmts = &f.item.block.stmts;
+    let checks = f.active().map(|(p, a)| first_order_check(p, a, s));
+    let name = f.name().unraw().to_string();
+    quote! {
+        if !(true #(&& #checks)*) {
+            ::fazang::__private::rule_first_order_only(#name, #why);
+        }
+        #(#bindings)*
+        let __fz_value: #ret_f64 = (|| -> #ret_f64 { #(#rebinds)* #(#stmts)* })();
+        #record
+    }
+}
+
+/// Whether `f64` partials give every derivative the argument carries.
+fn first_order_check(p: &Param, a: Active, s: &Ident) -> TokenStream {
+    let name = p.name();
+    let real = quote!(<#s as ::fazang::Real>);
+    match a {
+        Active::Scalar => quote!(#real::__f64_partials_suffice(&#name)),
+        Active::Struct { by_ref } => {
+            let (span, arg) = struct_arg(p, name, by_ref);
+            quote_spanned! {span=>
+                ::fazang::__private::CompositeOf::<#s>::__first_order(#arg)
+            }
+        }
+        _ => {
+            let slice = slice_of(name, a);
+            quote!(#slice.iter().all(#real::__f64_partials_suffice))
+        }
+    }
+}
+
+/// The partials rewritten for a generic scalar, when every active parameter is a scalar,
+/// the result is `f64`, and every partial can be evaluated on any scalar.
+fn generic_partials(f: &RuleFn, ret: RetShape) -> Result<Vec<TokenStream>, String> {
+    let t = Ident::new(GENERIC, Span::call_site());
+    if !matches!(ret, RetShape::F64) {
+        return Err("its result is not a single f64".into());
+    }
+    let active: Vec<&Ident> = f.active().map(|(p, _)| p.name()).collect();
+    if let Some((p, _)) = f.active().find(|(_, a)| *a != Active::Scalar) {
+        return Err(format!("`{}` is not a scalar", p.name().unraw()));
+    }
+    f.active()
+        .map(|(p, _)| {
+            let d = f
+                .partial(p)
+                .expect("validated: every active parameter named");
+            super::generic::rewrite(&d.expr, &active, &t).map_err(|why| {
+                format!(
+                    "its partial for `{}` is computed on f64 ({why})",
+                    p.name().unraw()
+                )
+            })
+        })
+        .collect()
+}
+
+/// The type parameter of the generic partials.
+const GENERIC: &str = "__FzT";
+
+/// The body of a rule whose partials are generic: `apply_rule` evaluates them on the
+/// scalar one derivative order below (on `f64` for `f64` and `Var`), recursively, and
+/// runs the body once, on `f64`.
+fn apply_generic(f: &RuleFn, ret_f64: &Type, partials: &[TokenStream], s: &Ident) -> TokenStream {
+    let t = Ident::new(GENERIC, Span::call_site());
+    let names: Vec<&Ident> = f.active().map(|(p, _)| p.name()).collect();
+    let n = names.len();
+    let rebinds = f
+        .roles()
+        .filter(|(p, _)| p.mutable)
+        .map(|(p, r)| rebind(f, p, r));
+    let stmts = &f.item.block.stmts;
+    quote! {
+        struct __FzPartials;
+        impl ::fazang::__private::RulePartials<#n> for __FzPartials {
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            fn partials<#t: ::fazang::Real>(&self, __fz_x: [#t; #n]) -> [#t; #n] {
+                let [#(#names),*] = __fz_x;
+                [#(#partials),*]
+            }
+        }
+        ::fazang::__private::apply_rule::<#s, __FzPartials, #n>(
+            &__FzPartials,
+            [#(#names),*],
+            |[#(#names),*]: [f64; #n]| -> #ret_f64 { #(#rebinds)* #(#stmts)* },
+        )
+    }
+}
+
+const GENERIC_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar \
+    `S`. With `f64` arguments this computes the value; with `Var` arguments it also records \
+    one node on the tape, holding the rule's partial derivatives (the body is not traced). \
+    The partials are evaluated on the scalar itself, so Hessians, Taylor series and nested \
+    derivatives through this function are exact.";
 
 const PARTIALS_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar \
     `S`. With `f64` arguments this computes the value; with `Var` arguments it also records \

@@ -13,10 +13,12 @@ pub fn expand(s: &RuleStruct) -> TokenStream {
     let item = generic_struct(s, &scalar);
     let composite = impl_composite(s);
     let composite_of = impl_composite_of(s, &scalar);
+    let seed = impl_seed(s);
     quote! {
         #item
         #composite
         #composite_of
+        #seed
     }
 }
 
@@ -140,6 +142,36 @@ fn impl_composite_of(s: &RuleStruct, scalar: &Ident) -> TokenStream {
             }
             fn push_partials(&self, d: &#ident<f64>, p: &mut ::fazang::__private::Partials<#scalar>) {
                 #(#push)*
+            }
+        }
+    }
+}
+
+/// `impl Seed for Bar<f64>`: the struct rebuilt with any scalar for its f64 fields (what
+/// the generated `_jvp`, `_hessian` and `_hvp` make of a struct parameter).
+fn impl_seed(s: &RuleStruct) -> TokenStream {
+    let ident = &s.item.ident;
+    let fields = s.fields.iter().map(|f| {
+        let m = &f.member;
+        let value = match f.kind {
+            FieldKind::Scalar => quote!(make(self.#m)),
+            FieldKind::Array(_) => quote!(self.#m.map(|__fz_e| make(__fz_e))),
+            FieldKind::Data => clone_field(f),
+        };
+        quote!(#m: #value)
+    });
+    let len = len(s);
+    quote! {
+        impl ::fazang::__private::Seed for #ident<f64> {
+            type Of<__FzT> = #ident<__FzT>;
+            fn count(&self) -> usize {
+                #len
+            }
+            fn seed<__FzT>(
+                &self,
+                make: &mut dyn ::core::ops::FnMut(f64) -> __FzT,
+            ) -> #ident<__FzT> {
+                #ident { #(#fields),* }
             }
         }
     }

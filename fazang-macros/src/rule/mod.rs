@@ -10,6 +10,7 @@ mod ast;
 mod attr;
 mod expand_fn;
 mod expand_struct;
+mod generic;
 mod valid;
 
 use proc_macro2::TokenStream;
@@ -63,7 +64,8 @@ mod tests {
     use quote::quote;
 
     /// Prints the expansion (`cargo test -p fazang-macros -- --nocapture rule`) and checks
-    /// its shape: a generic fn whose body runs on f64 and records with from_partials.
+    /// its shape: a generic fn whose partials, written in the argument, are evaluated on
+    /// any scalar by `apply_rule`, and whose body runs on f64.
     #[test]
     fn rule_expansion_of_foo() {
         let out = super::expand(
@@ -77,9 +79,30 @@ mod tests {
         let text = out.to_string();
         println!("{text}");
         assert!(text.contains("fn foo < S : :: fazang :: Real > (x : S) -> S"));
+        assert!(text
+            .contains("impl :: fazang :: __private :: RulePartials < 1usize > for __FzPartials"));
+        assert!(text.contains("lit :: < __FzT > (1.0) + x . sin ()"));
+        assert!(text.contains("apply_rule :: < S , __FzPartials , 1usize >"));
+        assert!(!text.contains("compile_error"));
+    }
+
+    /// A partial that calls a plain f64 function keeps the f64 path, behind a check that
+    /// the scalar needs no more than first derivatives.
+    #[test]
+    fn rule_expansion_with_f64_partials() {
+        let out = super::expand(
+            quote!(x => helper(x)),
+            quote! {
+                fn foo(x: f64) -> f64 {
+                    x.sin()
+                }
+            },
+        );
+        let text = out.to_string();
+        println!("{text}");
         assert!(text.contains("let x : f64 = < S as :: fazang :: Real > :: val (& __fz_arg_x)"));
         assert!(text.contains(":: from_partials (__fz_value"));
-        assert!(!text.contains("compile_error"));
+        assert!(text.contains("rule_first_order_only (\"foo\" , \"its partial for `x` is computed on f64 (it calls `helper`)\")"));
     }
 
     #[test]

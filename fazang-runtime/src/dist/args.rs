@@ -243,10 +243,25 @@ pub trait Args: Copy {
     /// Whether every sequence among the arguments has length `n`.
     #[doc(hidden)]
     fn lengths_are(&self, n: usize) -> bool;
+    /// The context every operand's inner part is taken in (see `Real::__ctx`).
+    #[doc(hidden)]
+    fn ctx(&self) -> <Self::Ret as Real>::__Ctx;
+    /// Element `i` of argument `k` one derivative order below the result (its value for
+    /// `f64` and `Var` results), in which the partials are computed.
+    #[doc(hidden)]
+    fn inner(&self, ctx: &<Self::Ret as Real>::__Ctx, k: usize, i: usize) -> Inner<Self>;
     /// Record partial `d` with respect to element `i` of argument `k`.
     #[doc(hidden)]
     fn push(&self, p: &mut Partials<Self::Ret>, k: usize, i: usize, d: f64);
+    /// Record partial `d`, computed one derivative order below the result, with respect
+    /// to element `i` of argument `k`.
+    #[doc(hidden)]
+    fn push_in(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>);
 }
+
+/// The scalar a distribution's value and partials are computed in: `f64` for `f64` and
+/// `Var` results, `S` for `Dual<S>`, one order lower for series.
+pub type Inner<T> = <<T as Args>::Ret as Real>::Inner;
 
 /// A placeholder type that is never an [`Arg`]: the impls of [`Args`] for tuples with it
 /// keep the selection of `(Y, M, Sg): Args` ambiguous until the compiler knows every
@@ -276,7 +291,31 @@ macro_rules! args_methods {
             true $(&& (!$a::VECTOR || self.$n.len() == n))*
         }
         #[inline(always)]
+        fn ctx(&self) -> <Self::Ret as Real>::__Ctx {
+            let mut ctx = Default::default();
+            $(
+                for i in 0..self.$n.len() {
+                    <Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)).__ctx(&mut ctx);
+                }
+            )*
+            ctx
+        }
+        #[inline(always)]
+        fn inner(&self, ctx: &<Self::Ret as Real>::__Ctx, k: usize, i: usize) -> Inner<Self> {
+            match k {
+                $($n => <Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)).__inner(ctx),)*
+                _ => unreachable!("no argument {k}"),
+            }
+        }
+        #[inline(always)]
         fn push(&self, p: &mut Partials<Self::Ret>, k: usize, i: usize, d: f64) {
+            match k {
+                $($n => p.push(<Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)), d),)*
+                _ => unreachable!("no argument {k}"),
+            }
+        }
+        #[inline(always)]
+        fn push_in(&self, p: &mut Partials<Self::Ret, Inner<Self>>, k: usize, i: usize, d: Inner<Self>) {
             match k {
                 $($n => p.push(<Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)), d),)*
                 _ => unreachable!("no argument {k}"),
@@ -297,7 +336,16 @@ macro_rules! pending {
             fn lengths_are(&self, _: usize) -> bool {
                 unreachable!()
             }
+            fn ctx(&self) {
+                unreachable!()
+            }
+            fn inner(&self, _: &(), _: usize, _: usize) -> f64 {
+                unreachable!()
+            }
             fn push(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
+                unreachable!()
+            }
+            fn push_in(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
                 unreachable!()
             }
         }

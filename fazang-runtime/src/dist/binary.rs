@@ -1,15 +1,13 @@
 //! Distributions of successes: Bernoulli (probability and logit) and binomial.
 
-use super::args::{Arg, IntArg};
+use super::args::{Arg, Inner, IntArg};
 use super::check::{
     check_bounded, check_bounded_int, check_consistent_sizes, check_nonnegative, check_not_nan,
 };
-use super::kernel::{density, Hoist};
-use super::special::{
-    centred, div0, lchoose, log1p_exp, mul_log, stirling_remainder, HALF_LN_TWO_PI,
-};
+use super::kernel::{density, Vals};
+use super::special::{centred, div0, lchoose, mul_log, stirling_remainder, HALF_LN_TWO_PI};
 use super::DomainError;
-use crate::math::special::inv_logit;
+use crate::Real;
 
 /// Log of the Bernoulli probability mass, summed over the elements:
 ///
@@ -48,10 +46,11 @@ pub fn bernoulli_lpmf<N: IntArg, T: Arg>(n: N, theta: T) -> Result<T::Scalar, Do
     check_bounded(F, "n", n, 0i64, 1i64)?;
     check_bounded(F, "Probability parameter", theta, 0.0, 1.0)?;
     // (ln θ, 1/θ) for n = 1 and (ln(1 − θ), −1/(1 − θ)) for n = 0.
-    let t = Hoist::new(theta, |t| {
-        [((-t).ln_1p(), -1.0 / (1.0 - t)), (t.ln(), 1.0 / t)]
+    let x = Vals::new((theta,));
+    let t = x.hoist(0, |t| {
+        [((-t).ln_1p(), -(-t + 1.0).recip()), (t.ln(), t.recip())]
     });
-    Ok(density(len, (theta,), |i, _| {
+    Ok(density(len, &x, |i, _| {
         let (lp, d) = t.at(i)[usize::from(n.int(i) == 1)];
         (lp, [d])
     }))
@@ -103,13 +102,14 @@ pub fn bernoulli_logit_lpmf<N: IntArg, A: Arg>(n: N, alpha: A) -> Result<A::Scal
     check_bounded(F, "n", n, 0i64, 1i64)?;
     check_not_nan(F, "Logit transformed probability parameter", alpha)?;
     // (value, partial) for n = 0 and for n = 1.
-    let a = Hoist::new(alpha, |a| {
+    let x = Vals::new((alpha,));
+    let a = x.hoist(0, |a| {
         [
-            (-log1p_exp(a), -inv_logit(a)),
-            (-log1p_exp(-a), inv_logit(-a)),
+            (-a.log1p_exp(), -a.inv_logit()),
+            (-(-a).log1p_exp(), (-a).inv_logit()),
         ]
     });
-    Ok(density(len, (alpha,), |i, _| {
+    Ok(density(len, &x, |i, _| {
         let (lp, d) = a.at(i)[usize::from(n.int(i) == 1)];
         (lp, [d])
     }))
@@ -161,16 +161,18 @@ where
     check_nonnegative(F, "Population size parameter", trials)?;
     check_bounded_int(F, "Successes variable", n, 0, trials)?;
     check_bounded(F, "Probability parameter", theta, 0.0, 1.0)?;
-    let t = Hoist::new(theta, |t| (t.ln(), (-t).ln_1p()));
-    Ok(density(len, (theta,), |i, need| {
-        let (k, m, th) = (n.int(i), trials.int(i), theta.value(i));
+    let x = Vals::new((theta,));
+    let t = x.hoist(0, |t| (t.ln(), (-t).ln_1p()));
+    Ok(density(len, &x, |i, need| {
+        let (k, m, th) = (n.int(i), trials.int(i), x.get(0, i));
         let (ln_t, ln_1m_t) = t.at(i);
-        let (kf, rest, mf) = (k as f64, (m - k) as f64, m as f64);
-        let inside = th > 0.0 && th < 1.0;
+        let c = |v: i64| Inner::<(T,)>::from(v as f64);
+        let (kf, rest, mf) = (c(k), c(m - k), c(m));
+        let inside = th.val() > 0.0 && th.val() < 1.0;
         // δ = n - Nθ (one rounding): the mode is at δ = 0.
         let delta = (-mf).mul_add(th, kf);
         let lp = if !need.value {
-            0.0
+            Default::default()
         } else if k >= 10 && m - k >= 10 && inside {
             // With Stirling's formula for the three factorials of C(N, n) the terms of
             // size N ln N cancel; in u = Nθ/n - 1 and v = N(1-θ)/(N-n) - 1 what is left is
@@ -179,17 +181,17 @@ where
             let ln_n = mf.ln();
             let (_, a) = centred(kf, -delta / kf, || ln_n + ln_t - kf.ln());
             let (_, b) = centred(rest, delta / rest, || ln_n + ln_1m_t - rest.ln());
-            a + b + 0.5 * (ln_n - kf.ln() - rest.ln()) - HALF_LN_TWO_PI + stirling_remainder(mf)
+            a + b + (ln_n - kf.ln() - rest.ln()) * 0.5 - HALF_LN_TWO_PI + stirling_remainder(mf)
                 - stirling_remainder(kf)
                 - stirling_remainder(rest)
         } else {
-            lchoose(m, k) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
+            Inner::<(T,)>::from(lchoose(m, k)) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
         };
         // n/θ - (N-n)/(1-θ) = δ/(θ(1-θ)).
         let d = if inside {
-            delta / (th * (1.0 - th))
+            delta / (th * (-th + 1.0))
         } else {
-            div0(kf, th) - div0(rest, 1.0 - th)
+            div0(kf, th) - div0(rest, -th + 1.0)
         };
         (lp, [d])
     }))

@@ -4,12 +4,14 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_bounded, check_finite, check_greater, check_not_nan, check_positive_finite, sizes3,
 };
-use super::kernel::{density, Hoist2};
+use super::kernel::{density, Vals};
 use super::special::{
     digamma_minus_ln_diff, div0, lbeta, lgamma, lgamma_ratio, log1pmx, mul_log, stirling_remainder,
     HALF_LN_TWO_PI,
 };
 use super::DomainError;
+use crate::Real;
+use std::any::TypeId;
 
 /// Log of the beta density with shapes `alpha` and `beta`, summed over the elements:
 ///
@@ -63,21 +65,23 @@ where
     check_bounded(F, "Random variable", y, 0.0, 1.0)?;
     // -ln B(α, β) and the ψ differences of the partials; for α, β ≥ 10 the value is
     // computed in the form of [`beta_large`].
-    let lb = Hoist2::new(alpha, beta, lbeta);
-    let dg = Hoist2::new(alpha, beta, |a, b| {
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let lb = x.hoist2(1, 2, lbeta);
+    let dg = x.hoist2(1, 2, |a, b| {
         (digamma_minus_ln_diff(a, b), digamma_minus_ln_diff(b, a))
     });
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_y, ln_1m_y) = (yi.ln(), (-yi).ln_1p());
         // u = y(α+β)/α - 1 and v = (1-y)(α+β)/β - 1 = -uα/β: ln y + ln((α+β)/α) =
         // ln(1 + u) and ln(1-y) + ln((α+β)/β) = ln(1 + v), which the partials need
         // without cancellation near the mode.
-        let delta = diff_of_products(yi, bi, 1.0 - yi, ai);
+        let delta = diff_of_products(yi, bi, -yi + 1.0, ai);
         let (u, v) = (delta / ai, -delta / bi);
         let lp = if !need.value {
-            0.0
-        } else if ai >= 10.0 && bi >= 10.0 && u.abs() < 0.5 && v.abs() < 0.5 {
+            zero()
+        } else if ai >= 10.0 && bi >= 10.0 && u.val().abs() < 0.5 && v.val().abs() < 0.5 {
             beta_large(ai, bi, u, v, ln_y, ln_1m_y)
         } else if (ai < 1.0 || bi < 1.0) && yi > 0.0 && yi < 1.0 {
             beta_small(ai, bi, yi, ln_y, ln_1m_y)
@@ -87,24 +91,24 @@ where
         // (α-1)/y - (β-1)/(1-y) = -(δ + 1 - 2y)/(y(1-y)): the two terms cancel near the
         // mode, δ does not (to the rounding of 1 - y).
         let dy = if ai >= 2.0 && bi >= 2.0 && yi > 0.0 && yi < 1.0 {
-            -(delta + (1.0 - 2.0 * yi)) / (yi * (1.0 - yi))
+            -(delta + (-(yi * 2.0) + 1.0)) / (yi * (-yi + 1.0))
         } else {
-            div0(ai - 1.0, yi) - div0(bi - 1.0, 1.0 - yi)
+            div0(ai - 1.0, yi) - div0(bi - 1.0, -yi + 1.0)
         };
         let (e_a, e_b) = if need.d[1] || need.d[2] {
             dg.at(i)
         } else {
-            (0.0, 0.0)
+            (zero(), zero())
         };
         let da = if need.d[1] {
             ln_sum(u, ln_y, (bi / ai).ln_1p()) + e_a
         } else {
-            0.0
+            zero()
         };
         let db = if need.d[2] {
             ln_sum(v, ln_1m_y, (ai / bi).ln_1p()) + e_b
         } else {
-            0.0
+            zero()
         };
         (lp, [dy, da, db])
     }))
@@ -114,9 +118,13 @@ where
 /// `mul_add`): exact to one rounding unless the products cancel beyond the 2⁻¹⁰⁶ of the
 /// error terms.
 #[inline]
-fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
+fn diff_of_products<T: Real>(a: T, b: T, c: T, d: T) -> T {
     let p = a * b;
     let q = c * d;
+    if TypeId::of::<T>() != TypeId::of::<f64>() {
+        // The error terms are a rounding correction of f64's products only.
+        return p - q;
+    }
     let ep = a.mul_add(b, -p);
     let eq = c.mul_add(d, -q);
     (p - q) + (ep - eq)
@@ -127,32 +135,32 @@ fn diff_of_products(a: f64, b: f64, c: f64, d: f64) -> f64 {
 /// ln Γ(1+s) (ln Γ(s) ≈ -ln s and -ln x cancel otherwise: 23.0 against 23.0 at
 /// α = y = 1e-10); and if the other shape is ≥ 10, ln Γ(α+β) and its ln Γ combine into a
 /// Stirling difference.
-fn beta_small(a: f64, b: f64, y: f64, ln_y: f64, ln_1m_y: f64) -> f64 {
-    let part = |s: f64, x: f64, ln_x: f64| {
-        if s < 1.0 {
-            (s / x).ln() + s * ln_x - lgamma(1.0 + s)
+fn beta_small<T: Real>(a: T, b: T, y: T, ln_y: T, ln_1m_y: T) -> T {
+    let part = |s: T, x: T, ln_x: T| {
+        if s.val() < 1.0 {
+            (s / x).ln() + s * ln_x - lgamma(s + 1.0)
         } else {
             (s - 1.0) * ln_x - lgamma(s)
         }
     };
-    let (small, large) = ((a, y, ln_y), (b, 1.0 - y, ln_1m_y));
-    let (small, large) = if a <= b {
+    let (small, large) = ((a, y, ln_y), (b, -y + 1.0, ln_1m_y));
+    let (small, large) = if a.val() <= b.val() {
         (small, large)
     } else {
         (large, small)
     };
-    if large.0 >= 10.0 {
+    if large.0.val() >= 10.0 {
         lgamma_ratio(large.0, small.0) + part(small.0, small.1, small.2) + (large.0 - 1.0) * large.2
     } else {
-        lgamma(a + b) + part(a, y, ln_y) + part(b, 1.0 - y, ln_1m_y)
+        lgamma(a + b) + part(a, y, ln_y) + part(b, -y + 1.0, ln_1m_y)
     }
 }
 
 /// ln(1 + u) = `ln_p + ln_q` (two logarithms that cancel near u = 0): from u where it is
 /// small, from the two logarithms where they do not cancel.
 #[inline]
-fn ln_sum(u: f64, ln_p: f64, ln_q: f64) -> f64 {
-    if u.abs() < 0.5 {
+fn ln_sum<T: Real>(u: T, ln_p: T, ln_q: T) -> T {
+    if u.val().abs() < 0.5 {
         u.ln_1p()
     } else {
         ln_p + ln_q
@@ -170,8 +178,8 @@ fn ln_sum(u: f64, ln_p: f64, ln_q: f64) -> f64 {
 ///
 /// all of moderate size (the plain sum loses log₂ α bits: 1e-5 relative at
 /// α = β = 1e12).
-fn beta_large(a: f64, b: f64, u: f64, v: f64, ln_y: f64, ln_1m_y: f64) -> f64 {
-    a * log1pmx(u) + b * log1pmx(v) - 0.5 * u.ln_1p() - 0.5 * ln_y - ln_1m_y + 0.5 * b.ln()
+fn beta_large<T: Real>(a: T, b: T, u: T, v: T, ln_y: T, ln_1m_y: T) -> T {
+    a * log1pmx(u) + b * log1pmx(v) - u.ln_1p() * 0.5 - ln_y * 0.5 - ln_1m_y + b.ln() * 0.5
         - HALF_LN_TWO_PI
         - stirling_remainder(a)
         - stirling_remainder(b)
@@ -230,9 +238,10 @@ where
     if outside {
         return Ok(Ret::<(Y, A, B)>::from(f64::NEG_INFINITY));
     }
-    let w = Hoist2::new(alpha, beta, |a, b| ((b - a).ln(), 1.0 / (b - a)));
-    Ok(density(n, (y, alpha, beta), |i, _| {
+    let x = Vals::new((y, alpha, beta));
+    let w = x.hoist2(1, 2, |a, b| ((b - a).ln(), (b - a).recip()));
+    Ok(density(n, &x, |i, _| {
         let (ln_w, inv_w) = w.at(i);
-        (-ln_w, [0.0, inv_w, -inv_w])
+        (-ln_w, [Default::default(), inv_w, -inv_w])
     }))
 }

@@ -6,13 +6,13 @@ use super::check::{
     check_consistent_sizes, check_finite, check_not_nan, check_positive_finite,
     location_scale_sizes,
 };
-use super::kernel::{density, Hoist};
+use super::kernel::{density, Vals};
 use super::normal::any_infinite;
 use super::special::{
     half_shift_digamma_excess, lgamma, log1pmx, stirling_remainder, HALF_LN_TWO_PI, LN_PI,
 };
 use super::DomainError;
-use crate::math::special::sign_or_zero;
+use crate::Real;
 use std::f64::consts::LN_2;
 
 /// Log of the Cauchy density, summed over the elements:
@@ -53,26 +53,27 @@ where
     if any_infinite(y) {
         return Ok(f64::NEG_INFINITY.into());
     }
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let d = y.value(i) - mu.value(i);
+        let d = x.get(0, i) - x.get(1, i);
         let z = d * inv_s;
-        if z.abs() <= 1.0 {
+        if z.val().abs() <= 1.0 {
             let z2 = z * z;
-            let w = inv_s / (1.0 + z2);
-            let dy = -2.0 * z * w;
-            return (-LN_PI - ln_s - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w]);
+            let w = inv_s / (z2 + 1.0);
+            let dy = z * -2.0 * w;
+            return (-ln_s - LN_PI - z2.ln_1p(), [dy, -dy, (z2 - 1.0) * w]);
         }
         // In t = 1/z (z² would overflow from |z| ≈ 1e154): ln(1 + z²) = 2 ln|z| +
         // ln(1 + t²), ∂/∂y = -2t/(σ(1 + t²)), ∂/∂σ = (1 - t²)/(σ(1 + t²)).
-        let (t, ln_z) = recip_and_ln(d, sigma.value(i), ln_s);
+        let (t, ln_z) = recip_and_ln(d, x.get(2, i), ln_s);
         let t2 = t * t;
-        let w = inv_s / (1.0 + t2);
-        let dy = -2.0 * t * w;
+        let w = inv_s / (t2 + 1.0);
+        let dy = t * -2.0 * w;
         (
-            -LN_PI - ln_s - 2.0 * ln_z - t2.ln_1p(),
-            [dy, -dy, (1.0 - t2) * w],
+            -ln_s - LN_PI - ln_z * 2.0 - t2.ln_1p(),
+            [dy, -dy, (-t2 + 1.0) * w],
         )
     }))
 }
@@ -80,9 +81,9 @@ where
 /// For z = d/σ with |z| > 1: (1/z, ln|z|), computed from d and σ so that neither
 /// overflows when z does.
 #[inline]
-fn recip_and_ln(d: f64, s: f64, ln_s: f64) -> (f64, f64) {
+fn recip_and_ln<T: Real>(d: T, s: T, ln_s: T) -> (T, T) {
     let t = s / d;
-    let ln_z = if t.is_normal() {
+    let ln_z = if t.val().is_normal() {
         -t.abs().ln()
     } else {
         d.abs().ln() - ln_s
@@ -147,63 +148,65 @@ where
         return Ok(Ret::<(Y, N, M, Sg)>::from(f64::NEG_INFINITY));
     }
     // The normalising constant of ν and the digamma term of ∂/∂ν.
-    let c = Hoist::new(nu, student_t_constant);
-    let dg = Hoist::new(nu, |v| half_shift_digamma_excess(0.5 * v));
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, nu, mu, sigma), |i, need| {
+    let x = Vals::new((y, nu, mu, sigma));
+    let zero = || Default::default();
+    let c = x.hoist(1, student_t_constant);
+    let dg = x.hoist(1, |v| half_shift_digamma_excess(v * 0.5));
+    let s = x.hoist(3, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, need| {
         let (inv_s, ln_s) = s.at(i);
-        let v = nu.value(i);
-        let d = y.value(i) - mu.value(i);
+        let v = x.get(1, i);
+        let d = x.get(0, i) - x.get(2, i);
         let z = d * inv_s;
         // r = z²/ν, with ln(1 + r), r/(1 + r), z/(1 + r) and
         // g = ln(1 + r) - r/(1 + r) (= r²/2 + O(r³)), each without overflow or
         // cancellation: in t = 1/z when |z| > 1.
         // rep = (ν+1) r/(1+r) - 1 = (z² - 1)/(1 + r), also from these.
-        let (ln1p_r, r_1pr, z_1pr, g, rep) = if z.abs() <= 1.0 {
+        let (ln1p_r, r_1pr, z_1pr, g, rep) = if z.val().abs() <= 1.0 {
             let r = z * z / v;
             let l = r.ln_1p();
             let g = if r < 1.0 {
-                log1pmx(r) + r * r / (1.0 + r)
+                log1pmx(r) + r * r / (r + 1.0)
             } else {
-                l - r / (1.0 + r)
+                l - r / (r + 1.0)
             };
             (
                 l,
-                r / (1.0 + r),
-                z / (1.0 + r),
+                r / (r + 1.0),
+                z / (r + 1.0),
                 g,
-                (z * z - 1.0) / (1.0 + r),
+                (z * z - 1.0) / (r + 1.0),
             )
         } else {
-            let (t, ln_z) = recip_and_ln(d, sigma.value(i), ln_s);
+            let (t, ln_z) = recip_and_ln(d, x.get(3, i), ln_s);
             // 1/r = ν t², finite; r may not be.
             let inv_r = v * t * t;
             let l = if inv_r < 1.0 {
-                2.0 * ln_z - v.ln() + inv_r.ln_1p()
+                ln_z * 2.0 - v.ln() + inv_r.ln_1p()
             } else {
                 inv_r.recip().ln_1p()
             };
-            let r_1pr = 1.0 / (1.0 + inv_r);
+            let r_1pr = (inv_r + 1.0).recip();
             let g = if inv_r > 1.0 {
-                let r = 1.0 / inv_r;
+                let r = inv_r.recip();
                 log1pmx(r) + r * r_1pr
             } else {
                 l - r_1pr
             };
             // (z² - 1)/(1 + r) = ν(1 - t²)/(1 + 1/r)
-            let rep = v * (1.0 - t * t) / (1.0 + inv_r);
-            (l, r_1pr, v * t / (1.0 + inv_r), g, rep)
+            let rep = v * (-(t * t) + 1.0) / (inv_r + 1.0);
+            (l, r_1pr, v * t / (inv_r + 1.0), g, rep)
         };
         let lp = if need.value {
-            c.at(i) - ln_s - 0.5 * (v + 1.0) * ln1p_r
+            c.at(i) - ln_s - (v + 1.0) * 0.5 * ln1p_r
         } else {
-            0.0
+            zero()
         };
         let dy = -(v + 1.0) * z_1pr * inv_s / v;
         let dnu = if need.d[1] {
-            0.5 * (dg.at(i) + r_1pr / v - g)
+            (dg.at(i) + r_1pr / v - g) * 0.5
         } else {
-            0.0
+            zero()
         };
         (lp, [dy, dnu, -dy, rep * inv_s])
     }))
@@ -212,12 +215,14 @@ where
 /// ln Γ((ν+1)/2) - ln Γ(ν/2) - ½ ln(νπ), which tends to -½ ln 2π: for ν/2 = x ≥ 10 as
 /// x (ln(1 + h) - h) + R(x + ½) - R(x) - ½ ln 2π with h = 1/(2x) and R the Stirling
 /// remainder (the plain difference loses all digits by ν ≈ 1e15).
-fn student_t_constant(v: f64) -> f64 {
-    let x = 0.5 * v;
+fn student_t_constant<T: Real>(v: T) -> T {
+    let x = v * 0.5;
     if x < 10.0 {
-        lgamma(x + 0.5) - lgamma(x) - 0.5 * (v.ln() + LN_PI)
+        lgamma(x + 0.5) - lgamma(x) - (v.ln() + LN_PI) * 0.5
     } else {
-        x * log1pmx(0.5 / x) + stirling_remainder(x + 0.5) - stirling_remainder(x) - HALF_LN_TWO_PI
+        x * log1pmx(T::from(0.5) / x) + stirling_remainder(x + 0.5)
+            - stirling_remainder(x)
+            - HALF_LN_TWO_PI
     }
 }
 
@@ -256,13 +261,14 @@ where
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let z = (x.get(0, i) - x.get(1, i)) * inv_s;
         let a = z.abs();
-        let lp = -a - 2.0 * (-a).exp().ln_1p() - ln_s;
-        let t = (0.5 * z).tanh();
+        let lp = -a - (-a).exp().ln_1p() * 2.0 - ln_s;
+        let t = (z * 0.5).tanh();
         let dy = -t * inv_s;
         (lp, [dy, -dy, (z * t - 1.0) * inv_s])
     }))
@@ -302,12 +308,14 @@ where
     check_finite(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let d = y.value(i) - mu.value(i);
+        let d = x.get(0, i) - x.get(1, i);
         let a = d.abs() * inv_s;
-        let dy = -sign_or_zero(d) * inv_s;
-        (-LN_2 - ln_s - a, [dy, -dy, (a - 1.0) * inv_s])
+        // −sign(y − μ)/σ, 0 at y = μ (the derivative of |d| the table gives abs).
+        let dy = -inv_s * crate::math::special::sign_or_zero(d.val());
+        (-ln_s - LN_2 - a, [dy, -dy, (a - 1.0) * inv_s])
     }))
 }

@@ -4,7 +4,7 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_finite, check_not_nan, check_positive, check_positive_finite, location_scale_sizes,
 };
-use super::kernel::{density, sum_and_squares, Hoist};
+use super::kernel::{density, sum_and_squares, Vals};
 use super::special::HALF_LN_TWO_PI;
 use super::DomainError;
 use crate::Real;
@@ -68,15 +68,16 @@ where
     if any_infinite(sigma) {
         return Ok(Ret::<(Y, M, Sg)>::from(f64::NEG_INFINITY));
     }
+    let x = Vals::new((y, mu, sigma));
     if !M::VECTOR && !Sg::VECTOR {
-        return Ok(normal_scalar_parameters(n, y, mu, sigma));
+        return Ok(normal_scalar_parameters(n, &x));
     }
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let z = (y.value(i) - mu.value(i)) * inv_s;
+        let z = (x.get(0, i) - x.get(1, i)) * inv_s;
         let dy = -z * inv_s;
-        let lp = -HALF_LN_TWO_PI - ln_s - 0.5 * z * z;
+        let lp = -ln_s - HALF_LN_TWO_PI - z * 0.5 * z;
         (lp, [dy, -dy, (z * z - 1.0) * inv_s])
     }))
 }
@@ -85,33 +86,24 @@ where
 /// parameters), from the sums S₁ = Σ (yᵢ − μ) and S₂ = Σ (yᵢ − μ)²: the value is
 /// −n(½ ln 2π + ln σ) − S₂/(2σ²), ∂/∂μ = S₁/σ², ∂/∂σ = (S₂/σ² − n)/σ and
 /// ∂/∂yᵢ = −(yᵢ − μ)/σ². Four operations per observation.
-fn normal_scalar_parameters<Y: Arg, M: Arg, Sg: Arg>(
-    n: usize,
-    y: Y,
-    mu: M,
-    sigma: Sg,
-) -> Ret<(Y, M, Sg)>
-where
-    (Y, M, Sg): Args,
-{
-    let (m, s) = (mu.value(0), sigma.value(0));
-    let (s1, s2) = sum_and_squares(n, |i| y.value(i) - m);
-    let (nf, inv_s) = (n as f64, 1.0 / s);
+fn normal_scalar_parameters<O: Args>(n: usize, x: &Vals<O>) -> O::Ret {
+    let (m, s) = (x.get(1, 0), x.get(2, 0));
+    let (s1, s2) = sum_and_squares(n, |i| x.get(0, i) - m);
+    let (nf, inv_s) = (n as f64, s.recip());
     let inv_s2 = inv_s * inv_s;
-    let value = -nf * (HALF_LN_TWO_PI + s.ln()) - 0.5 * s2 * inv_s2;
-    let ops = (y, mu, sigma);
-    let active = <(Y, M, Sg)>::active();
-    Ret::<(Y, M, Sg)>::from_partials(value, |p| {
+    let value = -(s.ln() + HALF_LN_TWO_PI) * nf - s2 * 0.5 * inv_s2;
+    let active = O::active();
+    O::Ret::__from_partials_in(&x.ctx, value, |p| {
         if active[0] {
             for i in 0..n {
-                ops.push(p, 0, i, (m - y.value(i)) * inv_s2);
+                x.ops.push_in(p, 0, i, -(x.get(0, i) - m) * inv_s2);
             }
         }
         if active[1] {
-            ops.push(p, 1, 0, s1 * inv_s2);
+            x.ops.push_in(p, 1, 0, s1 * inv_s2);
         }
         if active[2] {
-            ops.push(p, 2, 0, (s2 * inv_s2 - nf) * inv_s);
+            x.ops.push_in(p, 2, 0, (s2 * inv_s2 - nf) * inv_s);
         }
     })
 }
@@ -161,15 +153,16 @@ where
     if any_infinite(y) {
         return Ok(Ret::<(Y, M, Sg)>::from(f64::NEG_INFINITY));
     }
-    let s = Hoist::new(sigma, |s| (1.0 / s, s.ln()));
-    Ok(density(n, (y, mu, sigma), |i, _| {
+    let x = Vals::new((y, mu, sigma));
+    let s = x.hoist(2, |s| (s.recip(), s.ln()));
+    Ok(density(n, &x, |i, _| {
         let (inv_s, ln_s) = s.at(i);
-        let yi = y.value(i);
+        let yi = x.get(0, i);
         let ln_y = yi.ln();
-        let z = (ln_y - mu.value(i)) * inv_s;
+        let z = (ln_y - x.get(1, i)) * inv_s;
         let z_s = z * inv_s;
-        let lp = -HALF_LN_TWO_PI - ln_s - ln_y - 0.5 * z * z;
-        (lp, [-(1.0 + z_s) / yi, z_s, (z * z - 1.0) * inv_s])
+        let lp = -ln_s - HALF_LN_TWO_PI - ln_y - z * 0.5 * z;
+        (lp, [-(z_s + 1.0) / yi, z_s, (z * z - 1.0) * inv_s])
     }))
 }
 

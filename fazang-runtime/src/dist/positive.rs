@@ -5,12 +5,13 @@ use super::args::{Arg, Args, Ret};
 use super::check::{
     check_consistent_sizes, check_finite, check_nonnegative, check_positive_finite, sizes3,
 };
-use super::kernel::{density, Hoist};
+use super::kernel::{density, Vals};
 use super::normal::any_infinite;
 use super::special::{
     centred, digamma_minus_ln, div0, lgamma, mul_log, stirling_remainder, HALF_LN_TWO_PI,
 };
 use super::DomainError;
+use crate::Real;
 use std::f64::consts::LN_2;
 
 /// Log of the exponential density with rate (inverse scale) `beta`, summed over the
@@ -49,10 +50,11 @@ where
     )?;
     check_nonnegative(F, "Random variable", y)?;
     check_positive_finite(F, "Inverse scale parameter", beta)?;
-    let b = Hoist::new(beta, |b| (b.ln(), 1.0 / b));
-    Ok(density(n, (y, beta), |i, _| {
+    let x = Vals::new((y, beta));
+    let b = x.hoist(1, |b| (b.ln(), b.recip()));
+    Ok(density(n, &x, |i, _| {
         let (ln_b, inv_b) = b.at(i);
-        let (yi, bi) = (y.value(i), beta.value(i));
+        let (yi, bi) = (x.get(0, i), x.get(1, i));
         (ln_b - bi * yi, [-bi, inv_b - yi])
     }))
 }
@@ -99,28 +101,30 @@ where
     check_positive_finite(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Inverse scale parameter", beta)?;
-    let shape = Hoist::new(alpha, shape_terms);
-    let ln_b = Hoist::new(beta, f64::ln);
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let shape = x.hoist(1, shape_terms);
+    let ln_b = x.hoist(2, |b| b.ln());
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let sh = shape.at(i);
         let ln_y = yi.ln();
         // δ = α - βy (one rounding), t = βy/α - 1 = -δ/α.
         let delta = (-bi).mul_add(yi, ai);
         let (l, a_log1pmx) = centred(ai, -delta / ai, || ln_b.at(i) + ln_y - ai.ln());
         let lp = if !need.value {
-            0.0
-        } else if ai >= STIRLING {
+            zero()
+        } else if ai.val() >= STIRLING {
             // α ln β - ln Γ(α) + (α-1) ln y - βy with Stirling's ln Γ(α): the terms of
             // size α ln α cancel, leaving α (ln(1+t) - t) + ½ ln α - ln y - ½ ln 2π - R(α).
             a_log1pmx + half_ln_ratio(ai, yi, ln_y) + sh.stirling
-        } else if ai < 1.0 {
+        } else if ai.val() < 1.0 {
             // ln(α/y) - ln Γ(1+α) + α ln(βy) - βy.
             (ai / yi).ln() - sh.lg1p + ai * (ln_b.at(i) + ln_y) - bi * yi
         } else {
             ai * ln_b.at(i) - sh.lg + mul_log(ai - 1.0, ln_y) - bi * yi
         };
-        let da = if need.d[1] { l - sh.e_psi } else { 0.0 };
+        let da = if need.d[1] { l - sh.e_psi } else { zero() };
         // (α-1)/y - β = ((α-1) - βy)/y and α/β - y = δ/β, each with one rounding (α - 1
         // is exact where it matters, near α = 1).
         (lp, [(-bi).mul_add(yi, ai - 1.0) / yi, da, delta / bi])
@@ -132,14 +136,15 @@ const STIRLING: f64 = 10.0;
 
 /// Terms of a shape α for the gamma family: (ln Γ(α), ½ ln α - ½ ln 2π - R(α) (the
 /// Stirling part left after the cancellation, for α ≥ [`STIRLING`]), ψ(α) - ln α).
-fn shape_terms(a: f64) -> Shape {
+fn shape_terms<T: Real>(a: T) -> Shape<T> {
+    let zero = T::from(0.0);
     Shape {
         lg: lgamma(a),
-        lg1p: if a < 1.0 { lgamma(1.0 + a) } else { 0.0 },
-        stirling: if a >= STIRLING {
-            -HALF_LN_TWO_PI - stirling_remainder(a)
+        lg1p: if a.val() < 1.0 { lgamma(a + 1.0) } else { zero },
+        stirling: if a.val() >= STIRLING {
+            T::from(-HALF_LN_TWO_PI) - stirling_remainder(a)
         } else {
-            0.0
+            zero
         },
         e_psi: digamma_minus_ln(a),
     }
@@ -147,27 +152,27 @@ fn shape_terms(a: f64) -> Shape {
 
 /// Terms of a shape α for the gamma family, computed once per scalar α.
 #[derive(Clone, Copy, Default)]
-struct Shape {
+struct Shape<T> {
     /// ln Γ(α).
-    lg: f64,
+    lg: T,
     /// ln Γ(1 + α) for α < 1: the forms for small shapes write ln Γ(α) = ln Γ(1+α) - ln α
     /// and combine ln α with ln y, which cancel otherwise (α = y = 1e-10: 23.7 - 23.0).
-    lg1p: f64,
+    lg1p: T,
     /// -½ ln 2π - R(α) for α ≥ [`STIRLING`] (R the Stirling remainder).
-    stirling: f64,
+    stirling: T,
     /// ψ(α) - ln α.
-    e_psi: f64,
+    e_psi: T,
 }
 
 /// ½ ln(a/y²) (= ½ ln a - ln y, which cancel near the mode of a gamma density with a
 /// large shape): from the ratio where it is a normal number.
 #[inline]
-fn half_ln_ratio(a: f64, y: f64, ln_y: f64) -> f64 {
+fn half_ln_ratio<T: Real>(a: T, y: T, ln_y: T) -> T {
     let r = a / y / y;
-    if r.is_normal() {
-        0.5 * r.ln()
+    if r.val().is_normal() {
+        r.ln() * 0.5
     } else {
-        0.5 * a.ln() - ln_y
+        a.ln() * 0.5 - ln_y
     }
 }
 
@@ -210,28 +215,30 @@ where
     check_positive_finite(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Scale parameter", beta)?;
-    let shape = Hoist::new(alpha, shape_terms);
-    let ln_b = Hoist::new(beta, f64::ln);
-    Ok(density(n, (y, alpha, beta), |i, need| {
-        let (yi, ai, bi) = (y.value(i), alpha.value(i), beta.value(i));
+    let x = Vals::new((y, alpha, beta));
+    let zero = || Default::default();
+    let shape = x.hoist(1, shape_terms);
+    let ln_b = x.hoist(2, |b| b.ln());
+    Ok(density(n, &x, |i, need| {
+        let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let sh = shape.at(i);
         let ln_y = yi.ln();
         // δ = β - αy (one rounding), t = β/(αy) - 1 = δ/(αy).
         let delta = (-ai).mul_add(yi, bi);
         let (l, a_log1pmx) = centred(ai, delta / ai / yi, || ln_b.at(i) - ln_y - ai.ln());
         let lp = if !need.value {
-            0.0
-        } else if ai >= STIRLING {
+            zero()
+        } else if ai.val() >= STIRLING {
             // As for the gamma density, in w = β/y: α (ln(1+t) - t) + ½ ln α - ln y
             // - ½ ln 2π - R(α).
             a_log1pmx + half_ln_ratio(ai, yi, ln_y) + sh.stirling
-        } else if ai < 1.0 {
+        } else if ai.val() < 1.0 {
             // ln(α/y) - ln Γ(1+α) + α ln(β/y) - β/y.
             (ai / yi).ln() - sh.lg1p + ai * (ln_b.at(i) - ln_y) - bi / yi
         } else {
             ai * ln_b.at(i) - sh.lg - (ai + 1.0) * ln_y - bi / yi
         };
-        let da = if need.d[1] { l - sh.e_psi } else { 0.0 };
+        let da = if need.d[1] { l - sh.e_psi } else { zero() };
         // (β/y - α - 1)/y = (β - (α+1)y)/y² and α/β - 1/y = -δ/(βy), each with one
         // rounding of the difference.
         let dy = (-(ai + 1.0)).mul_add(yi, bi) / yi / yi;
@@ -279,26 +286,25 @@ where
     check_nonnegative(F, "Random variable", y)?;
     check_positive_finite(F, "Shape parameter", alpha)?;
     check_positive_finite(F, "Scale parameter", sigma)?;
-    let ln_alpha = Hoist::new(alpha, f64::ln);
-    let s = Hoist::new(sigma, |s| (s.ln(), 1.0 / s));
-    Ok(density(n, (y, alpha, sigma), |i, _| {
-        let (yi, ai, si) = (y.value(i), alpha.value(i), sigma.value(i));
+    let x = Vals::new((y, alpha, sigma));
+    let ln_alpha = x.hoist(1, |a| a.ln());
+    let s = x.hoist(2, |s| (s.ln(), s.recip()));
+    Ok(density(n, &x, |i, _| {
+        let (yi, ai, si) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_s, inv_s) = s.at(i);
         let ln_y = yi.ln();
         if yi == 0.0 {
-            let t = 0.0_f64.powf(ai);
+            let t = (yi * inv_s).powf(ai);
             let lp = ln_alpha.at(i) + mul_log(ai - 1.0, ln_y) - ai * ln_s - t;
-            let da = 1.0 / ai + mul_log(1.0 - t, ln_y - ln_s);
-            return (
-                lp,
-                [div0(ai * (1.0 - t) - 1.0, yi), da, ai * (t - 1.0) * inv_s],
-            );
+            let dy = div0(ai * (-t + 1.0) - 1.0, yi);
+            let da = ai.recip() + mul_log(-t + 1.0, ln_y - ln_s);
+            return (lp, [dy, da, ai * (t - 1.0) * inv_s]);
         }
         // ln(y/σ) from y - σ where they are close (exact there), so that α ln(y/σ), the
         // exponent of t = (y/σ)^α, keeps its accuracy for large α (α ln y - α ln σ and
         // powf(y/σ, α) both lose α ulps), and 1 - t = -expm1(α ln(y/σ)).
         let d = yi - si;
-        let lr = if d.abs() < 0.5 * si {
+        let lr = if d.val().abs() < 0.5 * si.val() {
             (d * inv_s).ln_1p()
         } else {
             ln_y - ln_s
@@ -309,12 +315,12 @@ where
         let lp = ln_alpha.at(i) + e - ln_y - t;
         // (α(1-t) - 1)/y: from 1 - t near the mode, as ((α-1) - αt)/y away from it (exact
         // for α = 1, the exponential distribution, where the partial is -1/σ).
-        let dy = if t < 0.5 {
+        let dy = if t.val() < 0.5 {
             ((ai - 1.0) - ai * t) / yi
         } else {
             (ai * omt - 1.0) / yi
         };
-        let da = 1.0 / ai + omt * lr;
+        let da = ai.recip() + omt * lr;
         (lp, [dy, da, -ai * omt * inv_s])
     }))
 }
@@ -359,33 +365,39 @@ where
     if any_infinite(y) {
         return Ok(Ret::<(Y, N)>::from(f64::NEG_INFINITY));
     }
-    let shape = Hoist::new(nu, |v| shape_terms(0.5 * v));
-    Ok(density(n, (y, nu), |i, need| {
-        let (yi, vi) = (y.value(i), nu.value(i));
-        let k = 0.5 * vi;
+    let x = Vals::new((y, nu));
+    let zero = || Default::default();
+    let shape = x.hoist(1, |v| shape_terms(v * 0.5));
+    Ok(density(n, &x, |i, need| {
+        let (yi, vi) = (x.get(0, i), x.get(1, i));
+        let k = vi * 0.5;
         let sh = shape.at(i);
         let ln_y = yi.ln();
         // Gamma(ν/2, ½): δ = y - ν (exact near the mode), t = y/ν - 1 = δ/ν.
         let delta = yi - vi;
         let (l, a_log1pmx) = centred(k, delta / vi, || ln_y - vi.ln());
         let lp = if !need.value {
-            0.0
-        } else if k >= STIRLING && yi > 0.0 {
+            zero()
+        } else if k.val() >= STIRLING && yi.val() > 0.0 {
             // ½ ln k - ln y = ½ ln(k/y²) + ln 2 ... written in ν: ½ ln(ν/y²) - ½ ln 2.
             a_log1pmx + half_ln_ratio(vi, yi, ln_y) - 0.5 * LN_2 + sh.stirling
-        } else if k < 1.0 && yi > 0.0 {
+        } else if k.val() < 1.0 && yi.val() > 0.0 {
             // ln(k/y) - ln Γ(1+k) + k ln(y/2) - y/2.
-            (k / yi).ln() - sh.lg1p + k * (ln_y - LN_2) - 0.5 * yi
+            (k / yi).ln() - sh.lg1p + k * (ln_y - LN_2) - yi * 0.5
         } else {
-            -k * LN_2 - sh.lg + mul_log(k - 1.0, ln_y) - 0.5 * yi
+            k * -LN_2 - sh.lg + mul_log(k - 1.0, ln_y) - yi * 0.5
         };
-        let dnu = if need.d[1] { 0.5 * (l - sh.e_psi) } else { 0.0 };
+        let dnu = if need.d[1] {
+            (l - sh.e_psi) * 0.5
+        } else {
+            zero()
+        };
         // (ν/2 - 1)/y - ½ = ((ν - 2) - y)/(2y) (ν - 2 exact near ν = 2, where the partial
         // is -½ for any y), 0 · ∞ = 0 at y = 0 for ν = 2.
         let dy = if yi == 0.0 {
             div0(k - 1.0, yi) - 0.5
         } else {
-            ((vi - 2.0) - yi) / (2.0 * yi)
+            ((vi - 2.0) - yi) / (yi * 2.0)
         };
         (lp, [dy, dnu])
     }))

@@ -1,23 +1,31 @@
-//! Numerical helpers of the densities, on `f64`.
+//! Numerical helpers of the densities, generic over the scalar the kernels compute on
+//! (`f64` for the tape, the inner scalar of a dual number, a series): the same operations
+//! on `f64`, with branches chosen by value, so that their derivatives can be taken again.
 
-pub(crate) use crate::math::special::digamma;
+use crate::Real;
 
 /// ½ ln(2π).
 pub(crate) const HALF_LN_TWO_PI: f64 = 0.918_938_533_204_672_8;
 /// ln π.
 pub(crate) const LN_PI: f64 = 1.144_729_885_849_400_2;
 
-/// ln Γ(x) (libm's `lgamma`).
+/// ln Γ(x) (libm's `lgamma` on `f64`).
 #[inline]
-pub(crate) fn lgamma(x: f64) -> f64 {
-    libm::lgamma(x)
+pub(crate) fn lgamma<T: Real>(x: T) -> T {
+    x.log_gamma()
+}
+
+/// ψ(x), the digamma function.
+#[inline]
+pub(crate) fn digamma<T: Real>(x: T) -> T {
+    x.digamma()
 }
 
 /// `a · ln_x`, taken as 0 when `a` is 0 (so `0 · ln 0 = 0`, Stan's `multiply_log`).
 #[inline]
-pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
+pub(crate) fn mul_log<T: Real>(a: T, ln_x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a * ln_x
     }
@@ -26,43 +34,33 @@ pub(crate) fn mul_log(a: f64, ln_x: f64) -> f64 {
 /// `a / x`, taken as 0 when `a` is 0 (the partial of `a · ln x`, consistent with
 /// [`mul_log`]).
 #[inline]
-pub(crate) fn div0(a: f64, x: f64) -> f64 {
+pub(crate) fn div0<T: Real>(a: T, x: T) -> T {
     if a == 0.0 {
-        0.0
+        T::from(0.0)
     } else {
         a / x
-    }
-}
-
-/// ln(1 + eˣ) without overflow or underflow.
-#[inline]
-pub(crate) fn log1p_exp(x: f64) -> f64 {
-    if x > 0.0 {
-        x + (-x).exp().ln_1p()
-    } else {
-        x.exp().ln_1p()
     }
 }
 
 /// ln(1 + x) - x, accurate also where the difference is much smaller than x (|x| small,
 /// where it is about -x²/2): for -0.5 ≤ x ≤ 1 from ln(1 + x) = 2 atanh(s), s = x/(2 + x),
 /// as -s·x + 2(s³/3 + s⁵/5 + ...) (|s| ≤ 1/3, no cancellation); directly elsewhere.
-pub(crate) fn log1pmx(x: f64) -> f64 {
-    if !(-0.5..=1.0).contains(&x) {
+pub(crate) fn log1pmx<T: Real>(x: T) -> T {
+    if !(-0.5..=1.0).contains(&x.val()) {
         return x.ln_1p() - x;
     }
-    let s = x / (2.0 + x);
+    let s = x / (x + 2.0);
     let s2 = s * s;
     // 2 Σ_{k≥1} s^(2k+1)/(2k+1): s² ≤ 1/9, 17 terms reach 1e-17 relative.
     let mut term = s * s2;
-    let mut sum = 0.0;
+    let mut sum = T::from(0.0);
     let mut k = 3.0;
     while k < 40.0 {
         sum += term / k;
         term *= s2;
         k += 2.0;
     }
-    2.0 * sum - s * x
+    sum * 2.0 - s * x
 }
 
 /// For the log densities whose terms of size a·ln a cancel at the mode (gamma with a
@@ -70,8 +68,8 @@ pub(crate) fn log1pmx(x: f64) -> f64 {
 /// t = r/a - 1 as `(ln(1 + t), a (ln(1 + t) - t))`, where `ln_r_over_a` is ln(r/a)
 /// computed from logarithms (used when |t| ≥ ½, where nothing cancels).
 #[inline]
-pub(crate) fn centred(a: f64, t: f64, ln_r_over_a: impl FnOnce() -> f64) -> (f64, f64) {
-    if t.abs() < 0.5 {
+pub(crate) fn centred<T: Real>(a: T, t: T, ln_r_over_a: impl FnOnce() -> T) -> (T, T) {
+    if t.val().abs() < 0.5 {
         (t.ln_1p(), a * log1pmx(t))
     } else {
         let l = ln_r_over_a();
@@ -81,29 +79,32 @@ pub(crate) fn centred(a: f64, t: f64, ln_r_over_a: impl FnOnce() -> f64) -> (f64
 
 /// ln(1 + w) - w/(1 + w) for w ≥ 0 (about w²/2 for small w), without cancellation.
 #[inline]
-pub(crate) fn ln1p_minus_ratio(w: f64) -> f64 {
-    if w < 1.0 {
-        log1pmx(w) + w * w / (1.0 + w)
+pub(crate) fn ln1p_minus_ratio<T: Real>(w: T) -> T {
+    if w.val() < 1.0 {
+        log1pmx(w) + w * w / (w + 1.0)
     } else {
-        w.ln_1p() - 1.0 / (1.0 + 1.0 / w)
+        w.ln_1p() - (w.recip() + 1.0).recip()
     }
 }
 
 /// ψ(x) - ln x for x > 0: the asymptotic series in 1/x for x ≥ 10 (so that the result,
 /// about -1/(2x), keeps its relative accuracy however large x is), the difference below.
-pub(crate) fn digamma_minus_ln(x: f64) -> f64 {
+pub(crate) fn digamma_minus_ln<T: Real>(x: T) -> T {
     if x < 10.0 {
         return digamma(x) - x.ln();
     }
-    let r = 1.0 / x;
+    let r = x.recip();
     let f = r * r;
     // Bernoulli-number coefficients B_2k / (2k), as in `digamma`.
-    -0.5 * r
-        + f * (-1.0 / 12.0
-            + f * (1.0 / 120.0
-                + f * (-1.0 / 252.0
-                    + f * (1.0 / 240.0
-                        + f * (-1.0 / 132.0 + f * (691.0 / 32760.0 + f * (-1.0 / 12.0)))))))
+    r * -0.5
+        + f * ((f
+            * ((f
+                * ((f
+                    * ((f * ((f * ((f * (-1.0 / 12.0)) + 691.0 / 32760.0)) + -1.0 / 132.0))
+                        + 1.0 / 240.0))
+                    + -1.0 / 252.0))
+                + 1.0 / 120.0))
+            + -1.0 / 12.0)
 }
 
 /// E(x + n) - E(x) with E(t) = ψ(t) - ln t, for x > 0 and n ≥ 0 (given apart, so that a
@@ -114,10 +115,10 @@ pub(crate) fn digamma_minus_ln(x: f64) -> f64 {
 /// g(t) = ln(1 + 1/t) - 1/t, whose differences are g(x + n) - g(x) =
 /// (ln(1 - e) + e) + n/(x(x+1)(x+n)) with e = n/((x+1)(x+n)), each term without
 /// cancellation.
-pub(crate) fn digamma_minus_ln_diff(x: f64, n: f64) -> f64 {
+pub(crate) fn digamma_minus_ln_diff<T: Real>(x: T, n: T) -> T {
     let mut x = x;
-    let mut acc = 0.0;
-    while x < 10.0 {
+    let mut acc = T::from(0.0);
+    while x.val() < 10.0 {
         let y = x + n;
         let e = n / ((x + 1.0) * y);
         acc += log1pmx(-e) + n / (x * (x + 1.0) * y);
@@ -126,7 +127,7 @@ pub(crate) fn digamma_minus_ln_diff(x: f64, n: f64) -> f64 {
     let y = x + n;
     // ln(x/y) = -ln(1 + n/x), and (x/y)^(2k) - 1 = expm1(-2k ln(1 + n/x)).
     let l = (n / x).ln_1p();
-    let f = 1.0 / (x * x);
+    let f = (x * x).recip();
     let coef = [
         -1.0 / 12.0,
         1.0 / 120.0,
@@ -136,27 +137,27 @@ pub(crate) fn digamma_minus_ln_diff(x: f64, n: f64) -> f64 {
         691.0 / 32760.0,
         -1.0 / 12.0,
     ];
-    let mut fk = 1.0;
-    let mut series = 0.0;
-    for (k, c) in coef.iter().enumerate() {
+    let mut fk = T::from(1.0);
+    let mut series = T::from(0.0);
+    for (k, &c) in coef.iter().enumerate() {
         fk *= f;
         let two_k = 2.0 * (k as f64 + 1.0);
-        series += c * fk * (-two_k * l).exp_m1();
+        series += fk * c * (l * -two_k).exp_m1();
     }
-    acc + n / (2.0 * x * y) + series
+    acc + n / (x * 2.0 * y) + series
 }
 
 /// ψ(x + ½) - ψ(x) - 1/(2x) for x > 0 (about 1/(8x²) for large x; the ν-partial of
 /// Student's t). For x ≥ 20 its asymptotic series Σ (2 - 2^(1-2k)) B₂ₖ/(2k x^(2k)); below,
 /// the recurrence E(x) = E(x + 1) + ¼ / (x (x + ½)(x + 1)), whose terms are all positive.
-pub(crate) fn half_shift_digamma_excess(x: f64) -> f64 {
+pub(crate) fn half_shift_digamma_excess<T: Real>(x: T) -> T {
     let mut x = x;
-    let mut acc = 0.0;
+    let mut acc = T::from(0.0);
     while x < 20.0 {
-        acc += 0.25 / (x * (x + 0.5) * (x + 1.0));
+        acc += (x * (x + 0.5) * (x + 1.0)).recip() * 0.25;
         x += 1.0;
     }
-    let f = 1.0 / (x * x);
+    let f = (x * x).recip();
     // (2 - 2^(1-2k)) B_2k / (2k), k = 1..8.
     let c = [
         1.0 / 8.0,
@@ -168,21 +169,21 @@ pub(crate) fn half_shift_digamma_excess(x: f64) -> f64 {
         5461.0 / 32768.0,
         -929569.0 / 1048576.0,
     ];
-    let series = c.iter().rev().fold(0.0, |acc, &ck| acc * f + ck) * f;
+    let series = c.iter().rev().fold(T::from(0.0), |acc, &ck| acc * f + ck) * f;
     acc + series
 }
 
 /// ln B(a, b) = ln Γ(a) + ln Γ(b) - ln Γ(a + b) for a, b > 0, without the cancellation
 /// of the plain sum when an argument is large: Stirling's formula in difference form
 /// when both are ≥ 10, [`lgamma_ratio`] when one is, the plain sum otherwise.
-pub(crate) fn lbeta(a: f64, b: f64) -> f64 {
+pub(crate) fn lbeta<T: Real>(a: T, b: T) -> T {
     let (x, y) = if a <= b { (a, b) } else { (b, a) };
     if y < 10.0 {
         lgamma(x) + lgamma(y) - lgamma(x + y)
     } else if x < 10.0 {
         lgamma(x) - lgamma_ratio(y, x)
     } else {
-        -(x - 0.5) * (y / x).ln_1p() - y * (x / y).ln_1p() - 0.5 * y.ln()
+        -(x - 0.5) * (y / x).ln_1p() - y * (x / y).ln_1p() - y.ln() * 0.5
             + HALF_LN_TWO_PI
             + stirling_remainder(x)
             + stirling_remainder(y)
@@ -192,21 +193,24 @@ pub(crate) fn lbeta(a: f64, b: f64) -> f64 {
 
 /// The Stirling series remainder ln Γ(z) - ((z - ½) ln z - z + ½ ln 2π), for z ≥ 10
 /// (seven terms: error below 1e-17 there).
-pub(crate) fn stirling_remainder(z: f64) -> f64 {
-    let r = 1.0 / z;
+pub(crate) fn stirling_remainder<T: Real>(z: T) -> T {
+    let r = z.recip();
     let r2 = r * r;
-    r * (1.0 / 12.0
-        + r2 * (-1.0 / 360.0
-            + r2 * (1.0 / 1260.0
-                + r2 * (-1.0 / 1680.0
-                    + r2 * (1.0 / 1188.0 + r2 * (-691.0 / 360_360.0 + r2 / 156.0))))))
+    r * ((r2
+        * ((r2
+            * ((r2
+                * ((r2 * ((r2 * ((r2 / 156.0) + -691.0 / 360_360.0)) + 1.0 / 1188.0))
+                    + -1.0 / 1680.0))
+                + 1.0 / 1260.0))
+            + -1.0 / 360.0))
+        + 1.0 / 12.0)
 }
 
 /// ln Γ(x + k) - ln Γ(x) for x > 0, k ≥ 0, without the cancellation of the plain
 /// difference when x is large (Stirling's formula in a difference form).
-pub(crate) fn lgamma_ratio(x: f64, k: f64) -> f64 {
+pub(crate) fn lgamma_ratio<T: Real>(x: T, k: T) -> T {
     if k == 0.0 {
-        return 0.0;
+        return T::from(0.0);
     }
     if x < 10.0 {
         return lgamma(x + k) - lgamma(x);

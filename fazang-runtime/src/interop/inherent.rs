@@ -19,7 +19,7 @@ use crate::Real;
 /// Inherent forwarding methods for a scalar type `$t: Real` (optional `[generics]` prefix
 /// as for `num_traits_for!`).
 macro_rules! inherent_math {
-    ($([$($g:tt)*])? $t:ty) => {
+    ($(@generic [$($g:tt)*])? $t:ty) => {
         #[doc(hidden)]
         impl<$($($g)*)?> $t {
             $crate::interop::inherent_math!(@unary sin cos tan asin acos atan sinh cosh tanh

@@ -17,9 +17,10 @@ use crate::core::var::Var;
 /// Implements the `num_traits` traits for a scalar type `$t` that implements
 /// [`Real`](crate::Real), `Rem<Output = $t>` and `RemAssign` (an optional `[generics]`
 /// prefix gives the impl's generic parameters, for forward-mode types:
-/// `num_traits_for!([S: Real] Dual<S>)`).
+/// `num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>)`; the `@generic`
+/// marker, which cannot start a type, keeps the bracket from being read as one).
 macro_rules! num_traits_for {
-    ($([$($g:tt)*])? $t:ty) => {
+    ($(@generic [$($g:tt)*])? $t:ty) => {
         impl<$($($g)*)?> ::num_traits::Zero for $t {
             /// The constant 0 (records nothing).
             #[inline]
@@ -72,7 +73,7 @@ macro_rules! num_traits_for {
             /// A constant with the number's value as `f64` (an active value passed in
             /// gives its value only, as `ToPrimitive` does).
             #[inline]
-            fn from<N: ::num_traits::ToPrimitive>(n: N) -> Option<Self> {
+            fn from<__FzN: ::num_traits::ToPrimitive>(n: __FzN) -> Option<Self> {
                 n.to_f64().map(<Self as ::core::convert::From<f64>>::from)
             }
         }

@@ -1,9 +1,20 @@
-//! Every elementary function, defined once: its value on `f64` and its derivative.
+//! Every elementary function, defined once: its value on `f64` and its derivative as an
+//! expression generic over the scalar.
 //!
-//! The table below (`unary!`) gives, per function, the value `v = f(x)` and the local
-//! derivative in terms of `x` and `v`. From it come `Real for f64` (the value) and
-//! `Real for Var` (value plus one recorded partial); the [`deriv`] module exposes the
-//! derivatives to other number types (forward mode).
+//! The table (`with_unary_table!`) gives, per function, the value `v = f(x)` on `f64`
+//! and the local derivative f'(x) in terms of `x` and `v`, written for any [`Real`] `T`.
+//! Every number type is built from it:
+//!
+//! - `Real for f64` takes the value;
+//! - `Real for Var` takes the value and records the derivative evaluated on `f64` (the
+//!   first-order tape's fast path: the same code as a hand-written `f64` partial);
+//! - dual numbers `Dual<S>` evaluate the derivative on `S`, so that a `Dual<Var>` or a
+//!   `Dual<Dual<f64>>` differentiates it again (second and higher derivatives);
+//! - truncated series (Taylor, Jet) and nested numbers evaluate it on themselves, one
+//!   order lower.
+//!
+//! The marker `[x]` or `[v]` says whether the derivative needs the value `v` (the series
+//! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
 use crate::core::capture::op;
@@ -13,10 +24,60 @@ use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
 
-macro_rules! unary {
-    ($( $name:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
-        /// Derivatives of the unary elementary functions: `name(x, v)` is f'(x) where
-        /// `v = f(x)`.
+/// Calls `$m!` with the table of unary functions, one row per function:
+/// `name [x|v]: |x, v| value on f64, derivative generic over T: Real;`.
+///
+/// Derivatives are written with the scalar on the left of every `f64` operand (`v * v +
+/// 1.0`, not `1.0 + v * v`), since `f64 op T` is not available for every scalar.
+macro_rules! with_unary_table {
+    ($m:ident) => {
+        $m! {
+            sin [x]: |x, v| x.sin(), x.cos();
+            cos [x]: |x, v| x.cos(), -x.sin();
+            tan [v]: |x, v| x.tan(), v * v + 1.0;
+            asin [x]: |x, v| x.asin(), ((-x + 1.0) * (x + 1.0)).sqrt().recip();
+            acos [x]: |x, v| x.acos(), -((-x + 1.0) * (x + 1.0)).sqrt().recip();
+            atan [x]: |x, v| x.atan(), x.mul_add(x, 1.0).recip();
+            sinh [x]: |x, v| x.sinh(), x.cosh();
+            cosh [x]: |x, v| x.cosh(), x.sinh();
+            tanh [v]: |x, v| x.tanh(), precise::sech2(x, v);
+            asinh [x]: |x, v| x.asinh(), x.hypot(1.0).recip();
+            acosh [x]: |x, v| x.acosh(), ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip();
+            atanh [x]: |x, v| x.atanh(), ((-x + 1.0) * (x + 1.0)).recip();
+            exp [v]: |x, v| x.exp(), v;
+            exp2 [v]: |x, v| x.exp2(), v * LN_2;
+            exp_m1 [x]: |x, v| x.exp_m1(), x.exp();
+            ln [x]: |x, v| x.ln(), x.recip();
+            log10 [x]: |x, v| x.log10(), precise::inv_scaled(x, LN_10);
+            log2 [x]: |x, v| x.log2(), precise::inv_scaled(x, LN_2);
+            ln_1p [x]: |x, v| x.ln_1p(), (x + 1.0).recip();
+            sqrt [v]: |x, v| x.sqrt(), v.recip() * 0.5;
+            cbrt [v]: |x, v| x.cbrt(), (v * 3.0 * v).recip();
+            abs [x]: |x, v| x.abs(), T::from(special::sign_or_zero(x.val()));
+            recip [v]: |x, v| x.recip(), -v * v;
+            fract [x]: |x, v| x.fract(), T::from(1.0);
+            erf [x]: |x, v| libm::erf(x), precise::exp_neg_square(x) * FRAC_2_SQRT_PI;
+            erfc [x]: |x, v| libm::erfc(x), precise::exp_neg_square(x) * -FRAC_2_SQRT_PI;
+            log_gamma [x]: |x, v| libm::lgamma(x), x.digamma();
+            digamma [x]: |x, v| special::digamma(x), x.__polygamma(1);
+            square [x]: |x, v| x * x, x * 2.0;
+            inv [v]: |x, v| 1.0 / x, -v * v;
+            inv_square [v]: |x, v| 1.0 / (x * x), v * -2.0 / x;
+            inv_sqrt [v]: |x, v| 1.0 / x.sqrt(), v * -0.5 / x;
+            logit [x]: |x, v| x.ln() - (-x).ln_1p(), (x * (-x + 1.0)).recip();
+            inv_logit [x]: |x, v| special::inv_logit(x), precise::logistic_density(x);
+            log1p_exp [x]: |x, v| special::log1p_exp(x), x.inv_logit();
+            to_degrees [x]: |x, v| x.to_degrees(), T::from(1f64.to_degrees());
+            to_radians [x]: |x, v| x.to_radians(), T::from(1f64.to_radians());
+        }
+    };
+}
+pub(crate) use with_unary_table;
+
+macro_rules! define_unary {
+    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        /// Derivatives of the unary elementary functions, generic over the scalar:
+        /// `name(x, v)` is f'(x) where `v = f(x)`.
         pub mod deriv {
             #[allow(unused_imports)]
             use super::*;
@@ -33,90 +94,102 @@ macro_rules! unary {
                 #[doc = "```"]
                 #[inline]
                 #[allow(unused_variables)]
-                pub fn $name($x: f64, $v: f64) -> f64 {
+                pub fn $name<T: Real>($x: T, $v: T) -> T {
                     $deriv
                 }
             )*
         }
 
         /// Values of the unary elementary functions on `f64`.
-        mod value {
+        pub(crate) mod value {
             #[allow(unused_imports)]
             use super::*;
             $(
                 #[inline]
-                pub(super) fn $name($x: f64) -> f64 {
+                pub(crate) fn $name($x: f64) -> f64 {
                     $value
                 }
             )*
         }
-
-        macro_rules! impl_unary_f64 {
-            () => {$(
-                #[inline]
-                fn $name(self) -> f64 {
-                    value::$name(self)
-                }
-            )*};
-        }
-
-        macro_rules! impl_unary_var {
-            () => {$(
-                #[inline]
-                fn $name(self) -> Var {
-                    let x = self.val();
-                    let v = value::$name(x);
-                    if self.is_constant() {
-                        return Var::constant(v);
-                    }
-                    unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
-                }
-            )*};
-        }
     };
 }
+with_unary_table!(define_unary);
 
-unary! {
-    sin: |x, v| x.sin(), x.cos();
-    cos: |x, v| x.cos(), -x.sin();
-    tan: |x, v| x.tan(), 1.0 + v * v;
-    asin: |x, v| x.asin(), 1.0 / ((1.0 - x) * (1.0 + x)).sqrt();
-    acos: |x, v| x.acos(), -1.0 / ((1.0 - x) * (1.0 + x)).sqrt();
-    atan: |x, v| x.atan(), 1.0 / x.mul_add(x, 1.0);
-    sinh: |x, v| x.sinh(), x.cosh();
-    cosh: |x, v| x.cosh(), x.sinh();
-    tanh: |x, v| x.tanh(), special::sech2(x, v);
-    asinh: |x, v| x.asinh(), 1.0 / x.hypot(1.0);
-    acosh: |x, v| x.acosh(), 1.0 / ((x - 1.0).sqrt() * (x + 1.0).sqrt());
-    atanh: |x, v| x.atanh(), 1.0 / ((1.0 - x) * (1.0 + x));
-    exp: |x, v| x.exp(), v;
-    exp2: |x, v| x.exp2(), v * LN_2;
-    exp_m1: |x, v| x.exp_m1(), x.exp();
-    ln: |x, v| x.ln(), 1.0 / x;
-    log10: |x, v| x.log10(), special::inv_scaled(x, LN_10);
-    log2: |x, v| x.log2(), special::inv_scaled(x, LN_2);
-    ln_1p: |x, v| x.ln_1p(), 1.0 / (1.0 + x);
-    sqrt: |x, v| x.sqrt(), 0.5 / v;
-    cbrt: |x, v| x.cbrt(), 1.0 / (3.0 * v * v);
-    abs: |x, v| x.abs(), special::sign_or_zero(x);
-    recip: |x, v| x.recip(), -v * v;
-    fract: |x, v| x.fract(), 1.0;
-    erf: |x, v| libm::erf(x), FRAC_2_SQRT_PI * special::exp_neg_square(x);
-    erfc: |x, v| libm::erfc(x), -FRAC_2_SQRT_PI * special::exp_neg_square(x);
-    log_gamma: |x, v| libm::lgamma(x), special::digamma(x);
-    square: |x, v| x * x, 2.0 * x;
-    inv: |x, v| 1.0 / x, -v * v;
-    inv_square: |x, v| 1.0 / (x * x), -2.0 * v / x;
-    inv_sqrt: |x, v| 1.0 / x.sqrt(), -0.5 * v / x;
-    logit: |x, v| x.ln() - (-x).ln_1p(), 1.0 / (x * (1.0 - x));
-    inv_logit: |x, v| special::inv_logit(x), special::logistic_density(x);
-    log1p_exp: |x, v| special::log1p_exp(x), special::inv_logit(x);
-    to_degrees: |x, v| x.to_degrees(), 1f64.to_degrees();
-    to_radians: |x, v| x.to_radians(), 1f64.to_radians();
+/// The careful `f64` formulas of some derivatives (see `special`), written for any scalar:
+/// the same operations on `f64`, and their exact counterparts on the other scalars (whose
+/// derivatives are taken again), with branches chosen by value.
+pub(crate) mod precise {
+    use crate::Real;
+    use std::any::TypeId;
+
+    /// 1 - tanh² x given v = tanh x: (1 - v)(1 + v) near 0, 1/cosh² x further out.
+    #[inline]
+    pub(crate) fn sech2<T: Real>(x: T, v: T) -> T {
+        if x.val().abs() < 0.625 {
+            (-v + 1.0) * (v + 1.0)
+        } else {
+            let s = x.cosh().recip();
+            s * s
+        }
+    }
+
+    /// 1/(x·c) without overflowing x·c.
+    #[inline]
+    pub(crate) fn inv_scaled<T: Real>(x: T, c: f64) -> T {
+        if x.val().abs() > 1.0 {
+            x.recip() / c
+        } else {
+            (x * c).recip()
+        }
+    }
+
+    /// e^(-x²): with the exact split of x² on `f64`.
+    #[inline]
+    pub(crate) fn exp_neg_square<T: Real>(x: T) -> T {
+        if TypeId::of::<T>() == TypeId::of::<f64>() {
+            T::from(super::special::exp_neg_square(x.val()))
+        } else {
+            (-x * x).exp()
+        }
+    }
+
+    /// σ(x)(1 - σ(x)) = e^(-|x|)/(1 + e^(-|x|))², accurate in both tails.
+    #[inline]
+    pub(crate) fn logistic_density<T: Real>(x: T) -> T {
+        let e = (-x.abs()).exp();
+        let d = e + 1.0;
+        e / d / d
+    }
 }
 
-/// Partials of the binary functions: `(d/da, d/db)` of `f(a, b)` with value `v`.
+macro_rules! f64_methods {
+    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+        #[inline]
+        fn $name(self) -> f64 {
+            value::$name(self)
+        }
+    )*};
+}
+
+macro_rules! var_methods {
+    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+        #[inline]
+        fn $name(self) -> Var {
+            let x = self.val();
+            let v = value::$name(x);
+            if self.is_constant() {
+                return Var::constant(v);
+            }
+            unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
+        }
+    )*};
+}
+
+/// Partials of the binary functions: `(d/da, d/db)` of `f(a, b)` with value `v`, generic
+/// over the scalar like [`deriv`].
 pub mod deriv2 {
+    use crate::Real;
+
     /// `atan2(y, x)`: (x/r², -y/r²), (0, 0) at the origin; r = hypot(x, y), divided
     /// twice so that neither r² nor the quotients overflow or underflow needlessly.
     ///
@@ -127,10 +200,10 @@ pub mod deriv2 {
     /// assert_eq!(deriv2::atan2(0.0, 0.0), (0.0, 0.0));
     /// ```
     #[inline]
-    pub fn atan2(y: f64, x: f64) -> (f64, f64) {
+    pub fn atan2<T: Real>(y: T, x: T) -> (T, T) {
         let r = x.hypot(y);
         if r == 0.0 {
-            (0.0, 0.0)
+            (T::from(0.0), T::from(0.0))
         } else {
             (x / r / r, -y / r / r)
         }
@@ -161,21 +234,39 @@ pub mod deriv2 {
     /// assert_eq!((dx, dy), (12.0, 8.0 * 2.0_f64.ln()));
     /// ```
     #[inline]
-    pub fn powf(x: f64, y: f64, v: f64) -> (f64, f64) {
+    pub fn powf<T: Real>(x: T, y: T, v: T) -> (T, T) {
+        // The branch is decided on the values; the arithmetic stays in T, so higher-order
+        // scalars get the same accurate formula (v/x = x^(y-1) as functions).
         let q = v / x;
         let dx = if y == 0.0 {
-            0.0
-        } else if v.is_normal() && q.is_normal() {
+            T::from(0.0)
+        } else if v.val().is_normal() && q.val().is_normal() {
             y * q
         } else {
             y * x.powf(y - 1.0)
         };
         let dy = if v == 0.0 || x == 0.0 {
-            0.0
+            T::from(0.0)
         } else {
             v * x.ln()
         };
         (dx, dy)
+    }
+
+    /// `powi(x, n)`: n x^(n-1) (0 for n = 0; for n = i32::MIN, where n - 1 overflows,
+    /// n xⁿ/x).
+    ///
+    /// ```
+    /// use fazang::math::elementary::deriv2;
+    /// assert_eq!(deriv2::powi(2.0, 3), 12.0);
+    /// ```
+    #[inline]
+    pub fn powi<T: Real>(x: T, n: i32) -> T {
+        match n.checked_sub(1) {
+            _ if n == 0 => T::from(0.0),
+            Some(m) => x.powi(m) * f64::from(n),
+            None => x.powi(n) / x * f64::from(n),
+        }
     }
 
     /// `hypot(a, b) = h`: (a/h, b/h), (0, 0) where h = 0.
@@ -185,9 +276,9 @@ pub mod deriv2 {
     /// assert_eq!(deriv2::hypot(3.0, 4.0, 5.0), (0.6, 0.8));
     /// ```
     #[inline]
-    pub fn hypot(a: f64, b: f64, h: f64) -> (f64, f64) {
+    pub fn hypot<T: Real>(a: T, b: T, h: T) -> (T, T) {
         if h == 0.0 {
-            (0.0, 0.0)
+            (T::from(0.0), T::from(0.0))
         } else {
             (a / h, b / h)
         }
@@ -202,9 +293,9 @@ pub mod deriv2 {
     /// assert!((db - -3.0 / (2.0 * 2.0_f64.ln())).abs() < 1e-15);
     /// ```
     #[inline]
-    pub fn log(x: f64, b: f64) -> (f64, f64) {
+    pub fn log<T: Real>(x: T, b: T) -> (T, T) {
         let lb = b.ln();
-        (1.0 / (x * lb), -x.ln() / (b * lb * lb))
+        ((x * lb).recip(), -x.ln() / (b * lb * lb))
     }
 
     /// Which argument `f64::max(a, b)` returns: true for `a`.
@@ -258,12 +349,12 @@ pub mod deriv2 {
     /// assert_eq!(deriv2::log_sum_exp(1.0, 1.0), (0.5, 0.5));
     /// ```
     #[inline]
-    pub fn log_sum_exp(a: f64, b: f64) -> (f64, f64) {
+    pub fn log_sum_exp<T: Real>(a: T, b: T) -> (T, T) {
         if a == b {
-            (0.5, 0.5)
+            (T::from(0.5), T::from(0.5))
         } else {
             let d = a - b;
-            (super::special::inv_logit(d), super::special::inv_logit(-d))
+            (d.inv_logit(), (-d).inv_logit())
         }
     }
 
@@ -280,12 +371,28 @@ pub mod deriv2 {
 }
 
 impl Real for f64 {
+    type Inner = f64;
+    type __Ctx = ();
     #[inline]
     fn val(&self) -> f64 {
         *self
     }
     #[inline(always)]
     fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
+        value
+    }
+    #[inline(always)]
+    fn __ctx(&self, _: &mut ()) {}
+    #[inline(always)]
+    fn __inner(&self, _: &()) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn __f64_partials_suffice(&self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn __from_partials_in(_: &(), value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
         value
     }
     #[inline]
@@ -308,7 +415,11 @@ impl Real for f64 {
     fn __from_vjp<V>(_: &[f64], _: impl FnOnce(&mut Vec<f64>) -> V) -> Option<Vec<f64>> {
         None
     }
-    impl_unary_f64!();
+    with_unary_table!(f64_methods);
+    #[inline]
+    fn __polygamma(self, n: u32) -> f64 {
+        special::polygamma(n, self)
+    }
     #[inline]
     fn atan2(self, other: impl Into<f64>) -> f64 {
         f64::atan2(self, other.into())
@@ -402,6 +513,8 @@ pub(crate) fn release_buffers() {
 }
 
 impl Real for Var {
+    type Inner = f64;
+    type __Ctx = ();
     #[inline]
     fn val(&self) -> f64 {
         Var::val(self)
@@ -416,6 +529,33 @@ impl Real for Var {
         PARTIALS.with(|b| b.give(p.ops, used));
         out
     }
+    #[inline(always)]
+    fn __ctx(&self, _: &mut ()) {}
+    #[inline(always)]
+    fn __inner(&self, _: &()) -> f64 {
+        self.val()
+    }
+    #[inline(always)]
+    fn __is_const_zero(&self) -> bool {
+        self.is_constant() && self.val() == 0.0
+    }
+    #[inline]
+    fn __dot2(self, a: Var, o: Var, b: Var) -> Var {
+        let v = self.val() * a.val() + o.val() * b.val();
+        nary_named(
+            "dot2",
+            v,
+            [(self, a.val()), (a, self.val()), (o, b.val()), (b, o.val())],
+        )
+    }
+    #[inline(always)]
+    fn __f64_partials_suffice(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn __from_partials_in(_: &(), value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
+        Self::from_partials(value, partials)
+    }
     fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Var>) -> V) -> Option<Vec<Var>>
     where
         V: Fn(&[f64], &mut [f64]) + 'static,
@@ -424,7 +564,17 @@ impl Real for Var {
         let vjp = record(&mut inputs);
         Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
     }
-    impl_unary_var!();
+    with_unary_table!(var_methods);
+    #[inline]
+    fn __polygamma(self, n: u32) -> Var {
+        let x = self.val();
+        unary_named(
+            op!("polygamma"),
+            special::polygamma(n, x),
+            self,
+            special::polygamma(n + 1, x),
+        )
+    }
     #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();
@@ -437,16 +587,10 @@ impl Real for Var {
         let (da, db) = deriv2::log(self.val(), b.val());
         binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
     }
-    #[inline]
+    #[inline(always)]
     fn powi(self, n: i32) -> Var {
         let x = self.val();
-        // n x^(n-1); n - 1 overflows i32 for n = i32::MIN, where x^n / x is used instead.
-        let d = match n.checked_sub(1) {
-            _ if n == 0 => 0.0,
-            Some(m) => f64::from(n) * x.powi(m),
-            None => f64::from(n) * (x.powi(n) / x),
-        };
-        unary_named(op!("powi"), x.powi(n), self, d)
+        unary_named(op!("powi"), x.powi(n), self, deriv2::powi(x, n))
     }
     #[inline]
     fn powf(self, n: impl Into<Var>) -> Var {

@@ -47,7 +47,7 @@ impl Gen<'_> {
             return quote_spanned!(self.sp=> #fx(#(#xs),*));
         }
         let last = segs.last().cloned().unwrap_or_default();
-        if segs.len() == 2 && segs[0] == "f64" && is_real_method(&last) && any_active {
+        if segs.len() == 2 && segs[0] == "f64" && ufcs(&last) && any_active {
             // `f64::max(0.0, x)` -> `Real::max(lit(0.0), x)`.
             let name = format_ident!("{}", last, span = p.path.segments[1].ident.span());
             let mut xs = Vec::new();
