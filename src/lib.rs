@@ -90,6 +90,9 @@
 //! passes the derivative to whichever argument it returns and, like `f64::clamp`,
 //! panics if `lo > hi` or a bound is NaN.
 //!
+//! Values and derivatives are accurate to a few ulp over the whole domain, relative to
+//! the conditioning of each problem; the table per function is in [`math::accuracy`].
+//!
 //! Over slices of any `Real`: [`sum`], [`dot_product`], [`log_sum_exp`] (stable: shifted
 //! by the maximum), [`norm2`] and [`matmul`]; the binary ones take any mix of `f64` and
 //! `Var` slices. Each result is one node on the tape, with analytic partials.

@@ -194,9 +194,14 @@ fn infinite_data_gives_minus_infinity_not_nan() {
     assert_eq!(cauchy_lpdf(-inf, 0.0, 1.0), Ok(-inf));
     assert_eq!(student_t_lpdf(inf, 3.0, 0.0, 1.0), Ok(-inf));
     // Active arguments: the same constant, no NaN anywhere.
-    let (v, g) = gradient(|x| normal_lpdf(x[0], x[1], x[2]).unwrap(), &[inf, 0.0, inf]);
-    assert_eq!(v, -inf);
-    assert!(g.iter().all(|d| !d.is_nan()), "{g:?}");
+    for args in [[inf, 0.0, inf], [inf, 0.0, 1.0], [-inf, 2.0, 1e-3]] {
+        let (v, g) = gradient(|x| normal_lpdf(x[0], x[1], x[2]).unwrap(), &args);
+        assert_eq!(v, -inf, "normal_lpdf{args:?}");
+        assert!(g.iter().all(|d| !d.is_nan()), "normal_lpdf{args:?}: {g:?}");
+        let (v, g) = gradient(|x| normal_lpdf(x[0], &[x[1]], x[2]).unwrap(), &args);
+        assert_eq!(v, -inf, "normal_lpdf{args:?} with a sequence");
+        assert!(g.iter().all(|d| !d.is_nan()), "normal_lpdf{args:?}: {g:?}");
+    }
 }
 
 #[test]

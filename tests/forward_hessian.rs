@@ -188,6 +188,56 @@ fn count_families() {
     );
 }
 
+/// Points in the accurate forms of the densities (Stirling differences for large shapes
+/// and counts, the forms for shapes below 1, the far tail of Student's t, the ratio form of
+/// the Weibull exponent) and of powf's partial: computed on the inner scalar like the
+/// plain forms, so their Hessians agree with differences of the gradient too.
+#[test]
+fn accurate_forms_differentiate_twice() {
+    let pts: [&[f64]; 2] = [&[20.0, 25.0, 1.2], &[0.3, 0.4, 1.5]];
+    for x in pts {
+        check(four!(|x| gamma_lpdf(x[0], x[1], x[2]).unwrap()), x);
+    }
+    let pts: [&[f64]; 2] = [&[0.9, 30.0, 25.0], &[0.5, 0.3, 0.8]];
+    for x in pts {
+        check(four!(|x| inv_gamma_lpdf(x[0], x[1], x[2]).unwrap()), x);
+    }
+    for x in [[40.0, 42.0], [0.4, 1.2]] {
+        check(four!(|x| chi_square_lpdf(x[0], x[1]).unwrap()), &x);
+    }
+    for x in [[1.1, 30.0, 1.0], [2.5, 1.5, 0.8]] {
+        check(four!(|x| weibull_lpdf(x[0], x[1], x[2]).unwrap()), &x);
+    }
+    for x in [[0.4, 0.5, 2.5], [0.3, 0.5, 15.0], [0.45, 20.0, 25.0]] {
+        check(four!(|x| beta_lpdf(x[0], x[1], x[2]).unwrap()), &x);
+    }
+    check(
+        four!(|x| student_t_lpdf(x[0], x[1], x[2], x[3]).unwrap()),
+        &[5.0, 4.5, 0.5, 1.2],
+    );
+    let counts: [i64; 3] = [12, 15, 30];
+    check(four!(|x| poisson_lpmf(&counts, x[0]).unwrap()), &[14.0]);
+    check(four!(|x| poisson_log_lpmf(&counts, x[0]).unwrap()), &[2.6]);
+    check(
+        four!(|x| binomial_lpmf(&[12, 25], 40, x[0]).unwrap()),
+        &[0.4],
+    );
+    // φ ≥ 10 with n ≥ 10 (and n > 32 for the φ-partial); n ≥ 10 with φ < 10 and n < 10
+    // with φ ≥ 1; φ < 1 with n < 10 and n = 0.
+    let cases: [(&[i64], [f64; 2]); 3] = [
+        (&[12, 15, 40], [14.0, 12.0]),
+        (&[12, 3, 40], [14.0, 3.5]),
+        (&[3, 0], [1.5, 0.6]),
+    ];
+    for (counts, x) in cases {
+        check(
+            four!(|x| neg_binomial_2_lpmf(counts, x[0], x[1]).unwrap()),
+            &x,
+        );
+    }
+    check(four!(|x| x[0].powf(x[1])), &[2.3, 1.7]);
+}
+
 #[test]
 fn slice_functions() {
     let w = [0.5, -1.0, 2.0];

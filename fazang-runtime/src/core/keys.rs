@@ -99,7 +99,16 @@ impl Keys {
         if d < u64::from(nodes - self.top_start) {
             self.top_start + d as u32
         } else {
-            self.index_slow(key, nodes).unwrap_or_else(|| dead())
+            self.index_or_dead(key, nodes, dead)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn index_or_dead(&self, key: u64, nodes: u32, dead: fn() -> !) -> u32 {
+        match self.index_slow(key, nodes) {
+            Some(i) => i,
+            None => dead(),
         }
     }
 
@@ -114,7 +123,7 @@ impl Keys {
         }
     }
 
-    #[inline(never)]
+    #[inline]
     fn index_slow(&self, key: u64, nodes: u32) -> Option<u32> {
         // The segment below the top first: it holds the variables of the enclosing scope
         // (parameters captured by a gradient's closure).

@@ -31,7 +31,7 @@
 //!
 //! The arrays keep their capacity, so a gradient in steady state allocates nothing. When
 //! the outermost scope ends or the tape is cleared after an unusually large recording
-//! (more than 4 times the recent typical size, and at least `KEEP_RECORDS` records),
+//! (more than 4 times the recent typical size, and at least 65536 records),
 //! the spare capacity is given back down to twice the typical size;
 //! [`release_tape_memory`](crate::release_tape_memory) gives back all of it.
 
@@ -443,14 +443,10 @@ impl Tape {
     #[inline]
     fn memory_policy(&mut self, used: usize) {
         let keep = self.typical.max(KEEP_RECORDS);
-        // A node owns at least one record, so `keep` bounds the nodes as well.
-        if self
-            .rec
-            .capacity()
-            .max(self.adj.capacity())
-            .max(self.block.capacity() * LANES)
-            > 4 * keep
-        {
+        // A node owns at least one record, and the adjoints and the block of a Jacobian
+        // (one entry per node) only grow with the records and shrink with them, so
+        // testing the records suffices.
+        if self.rec.capacity() > 4 * keep {
             self.shrink_to(2 * keep);
         }
         self.typical = (self.typical - self.typical / 16).max(used);

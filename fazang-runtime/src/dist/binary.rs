@@ -5,7 +5,7 @@ use super::check::{
     check_bounded, check_bounded_int, check_consistent_sizes, check_nonnegative, check_not_nan,
 };
 use super::kernel::{density, Vals};
-use super::special::{div0, lchoose, mul_log};
+use super::special::{centred, div0, lchoose, mul_log, stirling_remainder, HALF_LN_TWO_PI};
 use super::DomainError;
 use crate::Real;
 
@@ -166,12 +166,33 @@ where
     Ok(density(len, &x, |i, need| {
         let (k, m, th) = (n.int(i), trials.int(i), x.get(0, i));
         let (ln_t, ln_1m_t) = t.at(i);
-        let (kf, rest): (Inner<(T,)>, Inner<(T,)>) = ((k as f64).into(), ((m - k) as f64).into());
-        let lp = if need.value {
-            Inner::<(T,)>::from(lchoose(m, k)) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
-        } else {
+        let c = |v: i64| Inner::<(T,)>::from(v as f64);
+        let (kf, rest, mf) = (c(k), c(m - k), c(m));
+        let inside = th.val() > 0.0 && th.val() < 1.0;
+        // δ = n - Nθ (one rounding): the mode is at δ = 0.
+        let delta = (-mf).mul_add(th, kf);
+        let lp = if !need.value {
             Default::default()
+        } else if k >= 10 && m - k >= 10 && inside {
+            // With Stirling's formula for the three factorials of C(N, n) the terms of
+            // size N ln N cancel; in u = Nθ/n - 1 and v = N(1-θ)/(N-n) - 1 what is left is
+            // n (ln(1+u) - u) + (N-n)(ln(1+v) - v) + ½ ln(N/(n(N-n))) - ½ ln 2π
+            // + R(N) - R(n) - R(N-n).
+            let ln_n = mf.ln();
+            let (_, a) = centred(kf, -delta / kf, || ln_n + ln_t - kf.ln());
+            let (_, b) = centred(rest, delta / rest, || ln_n + ln_1m_t - rest.ln());
+            a + b + (ln_n - kf.ln() - rest.ln()) * 0.5 - HALF_LN_TWO_PI + stirling_remainder(mf)
+                - stirling_remainder(kf)
+                - stirling_remainder(rest)
+        } else {
+            Inner::<(T,)>::from(lchoose(m, k)) + mul_log(kf, ln_t) + mul_log(rest, ln_1m_t)
         };
-        (lp, [div0(kf, th) - div0(rest, -th + 1.0)])
+        // n/θ - (N-n)/(1-θ) = δ/(θ(1-θ)).
+        let d = if inside {
+            delta / (th * (-th + 1.0))
+        } else {
+            div0(kf, th) - div0(rest, -th + 1.0)
+        };
+        (lp, [d])
     }))
 }

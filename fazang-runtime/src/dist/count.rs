@@ -5,7 +5,10 @@ use super::check::{
     check_consistent_sizes, check_nonnegative, check_not_nan, check_positive_finite,
 };
 use super::kernel::{density, Vals};
-use super::special::{digamma_ratio, div0, lgamma_ratio, ln_factorial, mul_log};
+use super::special::{
+    centred, digamma_minus_ln_diff, div0, lgamma, lgamma_ratio, ln1p_minus_ratio, ln_factorial,
+    mul_log, stirling_remainder, HALF_LN_TWO_PI,
+};
 use super::DomainError;
 use crate::Real;
 
@@ -57,12 +60,20 @@ pub fn poisson_lpmf<N: IntArg, L: Arg>(n: N, lambda: L) -> Result<L::Scalar, Dom
     Ok(density(len, &x, |i, need| {
         let (k, l) = (n.int(i), x.get(0, i));
         let kf: Inner<(L,)> = (k as f64).into();
-        let lp = if need.value {
-            mul_log(kf, ln_l.at(i)) - l - ln_factorial(k)
-        } else {
+        let lp = if !need.value {
             Default::default()
+        } else if k >= STIRLING_COUNT && l.val() > 0.0 {
+            count_centred(kf, l, || ln_l.at(i))
+        } else {
+            mul_log(kf, ln_l.at(i)) - l - ln_factorial(k)
         };
-        (lp, [div0(kf, l) - 1.0])
+        // n/λ - 1 = (n - λ)/λ: exact to one rounding near the mode.
+        let d = if l == 0.0 {
+            div0(kf, l) - 1.0
+        } else {
+            (kf - l) / l
+        };
+        (lp, [d])
     }))
 }
 
@@ -108,13 +119,45 @@ pub fn poisson_log_lpmf<N: IntArg, A: Arg>(n: N, alpha: A) -> Result<A::Scalar, 
     Ok(density(len, &x, |i, need| {
         let (k, a, e) = (n.int(i), x.get(0, i), exp_a.at(i));
         let kf: Inner<(A,)> = (k as f64).into();
-        let lp = if need.value {
-            mul_log(kf, a) - e - ln_factorial(k)
-        } else {
+        let lp = if !need.value {
             Default::default()
+        } else if k >= STIRLING_COUNT && e.val() > 0.0 && e.val().is_finite() {
+            count_centred(kf, e, || a)
+        } else {
+            mul_log(kf, a) - e - ln_factorial(k)
         };
         (lp, [kf - e])
     }))
+}
+
+/// The negative binomial log mass for n, φ ≥ 10, where the terms of size n ln n and
+/// φ ln φ cancel near the mode: with Stirling's formula for ln Γ(n+φ) - ln Γ(φ) - ln n! =
+/// -ln B(n, φ) - ln n, and s = μ + φ, u = φ(μ-n)/(ns), v = (n-μ)/s (so that nu + φv = 0),
+/// n (ln(1+u) - u) + φ (ln(1+v) - v) - ½ ln(1 + φ/n) + ½ ln φ - ln n - ½ ln 2π
+/// - R(n) - R(φ) + R(n+φ).
+fn nb2_centred<T: Real>(n: T, mu: T, phi: T) -> T {
+    let s = mu + phi;
+    let (u, v) = (phi * (mu - n) / (n * s), (n - mu) / s);
+    let c = n + phi;
+    let (_, a) = centred(n, u, || mu.ln() + c.ln() - n.ln() - s.ln());
+    let (_, b) = centred(phi, v, || (c / s).ln());
+    a + b - (phi / n).ln_1p() * 0.5 + phi.ln() * 0.5
+        - n.ln()
+        - HALF_LN_TWO_PI
+        - stirling_remainder(n)
+        - stirling_remainder(phi)
+        + stirling_remainder(c)
+}
+
+/// Counts from which the Poisson densities use Stirling's formula for ln n!.
+const STIRLING_COUNT: i64 = 10;
+
+/// n ln λ - λ - ln n! for n ≥ 10 and λ > 0, where the terms of size n ln n cancel at the
+/// mode: with Stirling's ln n! and t = λ/n - 1, n (ln(1+t) - t) - ½ ln 2πn - R(n).
+/// `ln_lambda` gives ln λ (for t far from 0, where nothing cancels).
+fn count_centred<T: Real>(n: T, lambda: T, ln_lambda: impl FnOnce() -> T) -> T {
+    let (_, n_log1pmx) = centred(n, (lambda - n) / n, || ln_lambda() - n.ln());
+    n_log1pmx - n.ln() * 0.5 - HALF_LN_TWO_PI - stirling_remainder(n)
 }
 
 /// Log of the negative binomial probability mass with mean `mu` and precision (inverse
@@ -168,17 +211,46 @@ where
     Ok(density(len, &x, |i, need| {
         let (k, m, p) = (n.int(i), x.get(0, i), x.get(1, i));
         let kf: Inner<(M, P)> = (k as f64).into();
-        let ln1p_m_p = (m / p).ln_1p();
-        let lp = if need.value {
-            lgamma_ratio(p, kf) - ln_factorial(k) - mul_log(kf, (p / m).ln_1p()) - p * ln1p_m_p
-        } else {
+        let lp = if !need.value {
             Default::default()
+        } else if k >= STIRLING_COUNT && p.val() >= 10.0 {
+            nb2_centred(kf, m, p)
+        } else if k >= STIRLING_COUNT {
+            // ln Γ(n+φ) - ln n! = ln Γ(n+φ) - ln Γ(n) - ln n, in a difference that keeps the
+            // small φ (n + φ would round it away).
+            lgamma_ratio(kf, p) - kf.ln() - lgamma(p) - kf * (p / m).ln_1p() - p * (m / p).ln_1p()
+        } else if p.val() >= 1.0 || k == 0 {
+            // n < 10: ln Γ(n+φ) - ln Γ(φ) = n ln φ + Σ_{j<n} ln(1 + j/φ), whose n ln φ
+            // cancels against n ln(μ/(μ+φ)) exactly: n ln μ - ln n! + Σ ln(1 + j/φ)
+            // - (n+φ) ln(1 + μ/φ) (the Poisson limit n ln μ - ln n! - μ as φ → ∞).
+            let sum: Inner<(M, P)> = (1..k)
+                .map(|j| (Inner::<(M, P)>::from(j as f64) / p).ln_1p())
+                .sum();
+            mul_log(kf, m.ln()) - ln_factorial(k) + sum - (kf + p) * (m / p).ln_1p()
+        } else {
+            // n < 10, φ < 1: ln Γ(n+φ) - ln Γ(φ) - ln n! = ln(φ/n) + Σ_{0<j<n} ln(1 + φ/j),
+            // so ln(φ/n) + Σ ln(1 + φ/j) - n ln(1 + φ/μ) - φ ln(1 + μ/φ).
+            let sum: Inner<(M, P)> = (1..k).map(|j| (p / j as f64).ln_1p()).sum();
+            (p / kf).ln() + sum - kf * (p / m).ln_1p() - p * (m / p).ln_1p()
         };
         let dm = p * (kf - m) / (m * (m + p));
-        let dp = if need.d[1] {
-            digamma_ratio(p, k) + (m - kf) / (m + p) - ln1p_m_p
-        } else {
+        // ψ(n+φ) - ψ(φ) + ln(φ/(μ+φ)) + (μ-n)/(μ+φ) = (ln(1+v) - v) + E(n+φ) - E(φ), with
+        // v = (n-μ)/(μ+φ) and E(t) = ψ(t) - ln t: the terms of size n/φ cancel exactly.
+        let dp = if !need.d[1] {
             Default::default()
+        } else if k <= 32 {
+            // ψ(n+φ) - ψ(φ) = Σ_{j<n} 1/(φ+j), so the partial is
+            // Σ_{j<n} (μ - j)/((φ+j)(μ+φ)) - (ln(1+w) - w/(1+w)) with w = μ/φ: no
+            // cancellation for small μ, where the partial is O(μ).
+            let s = m + p;
+            let sum: Inner<(M, P)> = (0..k).map(|j| (m - j as f64) / ((p + j as f64) * s)).sum();
+            sum - ln1p_minus_ratio(m / p)
+        } else {
+            let v = (kf - m) / (m + p);
+            // ln(1+v) = ln((n+φ)/(μ+φ)) from the ratio itself where 1 + v is far from 1
+            // (v close to -1 would lose its relative accuracy).
+            let (_, lv) = centred(Inner::<(M, P)>::from(1.0), v, || ((kf + p) / (m + p)).ln());
+            lv + digamma_minus_ln_diff(p, kf)
         };
         (lp, [dm, dp])
     }))

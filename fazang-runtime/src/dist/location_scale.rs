@@ -161,7 +161,8 @@ where
         // r = z²/ν, with ln(1 + r), r/(1 + r), z/(1 + r) and
         // g = ln(1 + r) - r/(1 + r) (= r²/2 + O(r³)), each without overflow or
         // cancellation: in t = 1/z when |z| > 1.
-        let (ln1p_r, r_1pr, z_1pr, g) = if z.val().abs() <= 1.0 {
+        // rep = (ν+1) r/(1+r) - 1 = (z² - 1)/(1 + r), also from these.
+        let (ln1p_r, r_1pr, z_1pr, g, rep) = if z.val().abs() <= 1.0 {
             let r = z * z / v;
             let l = r.ln_1p();
             let g = if r < 1.0 {
@@ -169,7 +170,13 @@ where
             } else {
                 l - r / (r + 1.0)
             };
-            (l, r / (r + 1.0), z / (r + 1.0), g)
+            (
+                l,
+                r / (r + 1.0),
+                z / (r + 1.0),
+                g,
+                (z * z - 1.0) / (r + 1.0),
+            )
         } else {
             let (t, ln_z) = recip_and_ln(d, x.get(3, i), ln_s);
             // 1/r = ν t², finite; r may not be.
@@ -186,7 +193,9 @@ where
             } else {
                 l - r_1pr
             };
-            (l, r_1pr, v * t / (inv_r + 1.0), g)
+            // (z² - 1)/(1 + r) = ν(1 - t²)/(1 + 1/r)
+            let rep = v * (-(t * t) + 1.0) / (inv_r + 1.0);
+            (l, r_1pr, v * t / (inv_r + 1.0), g, rep)
         };
         let lp = if need.value {
             c.at(i) - ln_s - (v + 1.0) * 0.5 * ln1p_r
@@ -194,7 +203,6 @@ where
             zero()
         };
         let dy = -(v + 1.0) * z_1pr * inv_s / v;
-        let rep = (v + 1.0) * r_1pr - 1.0;
         let dnu = if need.d[1] {
             (dg.at(i) + r_1pr / v - g) * 0.5
         } else {

@@ -17,8 +17,9 @@ use crate::Real;
 /// scalar or a sequence (`&[_]`, `&Vec<_>`, `&[_; N]`) of `f64` or active scalars;
 /// sequences must have the same length, scalars broadcast, and the result is active if
 /// any argument is. One node is recorded, with partials
-/// ∂/∂y = −z/σ, ∂/∂μ = z/σ, ∂/∂σ = (z² − 1)/σ where z = (y − μ)/σ. An infinite `y` or
-/// `sigma` (where the density is 0) gives the constant −∞.
+/// ∂/∂y = −z/σ, ∂/∂μ = z/σ, ∂/∂σ = (z² − 1)/σ where z = (y − μ)/σ. An infinite `sigma`
+/// (where the density is 0) gives the constant −∞; an infinite `y` gives −∞ with infinite
+/// partials, never NaN.
 ///
 /// # Errors
 ///
@@ -61,9 +62,10 @@ where
     check_not_nan(F, "Random variable", y)?;
     check_finite(F, "Location parameter", mu)?;
     check_positive(F, "Scale parameter", sigma)?;
-    // An infinite y, or an infinite σ (the density is 0 everywhere as σ → ∞): the
-    // constant -∞ (the formulas would give ∞ - ∞ or ∞ · 0 = NaN).
-    if any_infinite(y) || any_infinite(sigma) {
+    // An infinite σ (the density is 0 everywhere as σ → ∞): the constant -∞ (with an
+    // infinite y too, z would be ∞ · 0 = NaN). An infinite y alone gives -∞ by the
+    // formulas themselves, without a NaN (and without a pass over y here).
+    if any_infinite(sigma) {
         return Ok(Ret::<(Y, M, Sg)>::from(f64::NEG_INFINITY));
     }
     let x = Vals::new((y, mu, sigma));

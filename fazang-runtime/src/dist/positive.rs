@@ -7,7 +7,9 @@ use super::check::{
 };
 use super::kernel::{density, Vals};
 use super::normal::any_infinite;
-use super::special::{digamma, div0, lgamma, mul_log};
+use super::special::{
+    centred, digamma_minus_ln, div0, lgamma, mul_log, stirling_remainder, HALF_LN_TWO_PI,
+};
 use super::DomainError;
 use crate::Real;
 use std::f64::consts::LN_2;
@@ -101,25 +103,77 @@ where
     check_positive_finite(F, "Inverse scale parameter", beta)?;
     let x = Vals::new((y, alpha, beta));
     let zero = || Default::default();
-    let lg = x.hoist(1, lgamma);
-    let dg = x.hoist(1, digamma);
-    let b = x.hoist(2, |b| (b.ln(), b.recip()));
+    let shape = x.hoist(1, shape_terms);
+    let ln_b = x.hoist(2, |b| b.ln());
     Ok(density(n, &x, |i, need| {
         let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
-        let (ln_b, inv_b) = b.at(i);
+        let sh = shape.at(i);
         let ln_y = yi.ln();
-        let lp = if need.value {
-            ai * ln_b - lg.at(i) + mul_log(ai - 1.0, ln_y) - bi * yi
-        } else {
+        // δ = α - βy (one rounding), t = βy/α - 1 = -δ/α.
+        let delta = (-bi).mul_add(yi, ai);
+        let (l, a_log1pmx) = centred(ai, -delta / ai, || ln_b.at(i) + ln_y - ai.ln());
+        let lp = if !need.value {
             zero()
-        };
-        let da = if need.d[1] {
-            ln_b - dg.at(i) + ln_y
+        } else if ai.val() >= STIRLING {
+            // α ln β - ln Γ(α) + (α-1) ln y - βy with Stirling's ln Γ(α): the terms of
+            // size α ln α cancel, leaving α (ln(1+t) - t) + ½ ln α - ln y - ½ ln 2π - R(α).
+            a_log1pmx + half_ln_ratio(ai, yi, ln_y) + sh.stirling
+        } else if ai.val() < 1.0 {
+            // ln(α/y) - ln Γ(1+α) + α ln(βy) - βy.
+            (ai / yi).ln() - sh.lg1p + ai * (ln_b.at(i) + ln_y) - bi * yi
         } else {
-            zero()
+            ai * ln_b.at(i) - sh.lg + mul_log(ai - 1.0, ln_y) - bi * yi
         };
-        (lp, [div0(ai - 1.0, yi) - bi, da, ai * inv_b - yi])
+        let da = if need.d[1] { l - sh.e_psi } else { zero() };
+        // (α-1)/y - β = ((α-1) - βy)/y and α/β - y = δ/β, each with one rounding (α - 1
+        // is exact where it matters, near α = 1).
+        (lp, [(-bi).mul_add(yi, ai - 1.0) / yi, da, delta / bi])
     }))
+}
+
+/// Shapes from which [`shape_terms`] use Stirling's formula.
+const STIRLING: f64 = 10.0;
+
+/// Terms of a shape α for the gamma family: (ln Γ(α), ½ ln α - ½ ln 2π - R(α) (the
+/// Stirling part left after the cancellation, for α ≥ [`STIRLING`]), ψ(α) - ln α).
+fn shape_terms<T: Real>(a: T) -> Shape<T> {
+    let zero = T::from(0.0);
+    Shape {
+        lg: lgamma(a),
+        lg1p: if a.val() < 1.0 { lgamma(a + 1.0) } else { zero },
+        stirling: if a.val() >= STIRLING {
+            T::from(-HALF_LN_TWO_PI) - stirling_remainder(a)
+        } else {
+            zero
+        },
+        e_psi: digamma_minus_ln(a),
+    }
+}
+
+/// Terms of a shape α for the gamma family, computed once per scalar α.
+#[derive(Clone, Copy, Default)]
+struct Shape<T> {
+    /// ln Γ(α).
+    lg: T,
+    /// ln Γ(1 + α) for α < 1: the forms for small shapes write ln Γ(α) = ln Γ(1+α) - ln α
+    /// and combine ln α with ln y, which cancel otherwise (α = y = 1e-10: 23.7 - 23.0).
+    lg1p: T,
+    /// -½ ln 2π - R(α) for α ≥ [`STIRLING`] (R the Stirling remainder).
+    stirling: T,
+    /// ψ(α) - ln α.
+    e_psi: T,
+}
+
+/// ½ ln(a/y²) (= ½ ln a - ln y, which cancel near the mode of a gamma density with a
+/// large shape): from the ratio where it is a normal number.
+#[inline]
+fn half_ln_ratio<T: Real>(a: T, y: T, ln_y: T) -> T {
+    let r = a / y / y;
+    if r.val().is_normal() {
+        r.ln() * 0.5
+    } else {
+        a.ln() * 0.5 - ln_y
+    }
 }
 
 /// Log of the inverse gamma density with shape `alpha` and scale `beta`, summed over the
@@ -163,25 +217,32 @@ where
     check_positive_finite(F, "Scale parameter", beta)?;
     let x = Vals::new((y, alpha, beta));
     let zero = || Default::default();
-    let lg = x.hoist(1, lgamma);
-    let dg = x.hoist(1, digamma);
-    let b = x.hoist(2, |b| (b.ln(), b.recip()));
+    let shape = x.hoist(1, shape_terms);
+    let ln_b = x.hoist(2, |b| b.ln());
     Ok(density(n, &x, |i, need| {
         let (yi, ai, bi) = (x.get(0, i), x.get(1, i), x.get(2, i));
-        let (ln_b, inv_b) = b.at(i);
-        let (ln_y, inv_y) = (yi.ln(), yi.recip());
-        let lp = if need.value {
-            ai * ln_b - lg.at(i) - (ai + 1.0) * ln_y - bi * inv_y
-        } else {
+        let sh = shape.at(i);
+        let ln_y = yi.ln();
+        // δ = β - αy (one rounding), t = β/(αy) - 1 = δ/(αy).
+        let delta = (-ai).mul_add(yi, bi);
+        let (l, a_log1pmx) = centred(ai, delta / ai / yi, || ln_b.at(i) - ln_y - ai.ln());
+        let lp = if !need.value {
             zero()
-        };
-        let da = if need.d[1] {
-            ln_b - dg.at(i) - ln_y
+        } else if ai.val() >= STIRLING {
+            // As for the gamma density, in w = β/y: α (ln(1+t) - t) + ½ ln α - ln y
+            // - ½ ln 2π - R(α).
+            a_log1pmx + half_ln_ratio(ai, yi, ln_y) + sh.stirling
+        } else if ai.val() < 1.0 {
+            // ln(α/y) - ln Γ(1+α) + α ln(β/y) - β/y.
+            (ai / yi).ln() - sh.lg1p + ai * (ln_b.at(i) - ln_y) - bi / yi
         } else {
-            zero()
+            ai * ln_b.at(i) - sh.lg - (ai + 1.0) * ln_y - bi / yi
         };
-        let dy = (bi * inv_y - ai - 1.0) * inv_y;
-        (lp, [dy, da, ai * inv_b - inv_y])
+        let da = if need.d[1] { l - sh.e_psi } else { zero() };
+        // (β/y - α - 1)/y = (β - (α+1)y)/y² and α/β - 1/y = -δ/(βy), each with one
+        // rounding of the difference.
+        let dy = (-(ai + 1.0)).mul_add(yi, bi) / yi / yi;
+        (lp, [dy, da, -delta / bi / yi])
     }))
 }
 
@@ -229,14 +290,38 @@ where
     let ln_alpha = x.hoist(1, |a| a.ln());
     let s = x.hoist(2, |s| (s.ln(), s.recip()));
     Ok(density(n, &x, |i, _| {
-        let (yi, ai) = (x.get(0, i), x.get(1, i));
+        let (yi, ai, si) = (x.get(0, i), x.get(1, i), x.get(2, i));
         let (ln_s, inv_s) = s.at(i);
         let ln_y = yi.ln();
-        let t = (yi * inv_s).powf(ai);
-        let lp = ln_alpha.at(i) + mul_log(ai - 1.0, ln_y) - ai * ln_s - t;
-        let dy = div0(ai * (-t + 1.0) - 1.0, yi);
-        let da = ai.recip() + mul_log(-t + 1.0, ln_y - ln_s);
-        (lp, [dy, da, ai * (t - 1.0) * inv_s])
+        if yi == 0.0 {
+            let t = (yi * inv_s).powf(ai);
+            let lp = ln_alpha.at(i) + mul_log(ai - 1.0, ln_y) - ai * ln_s - t;
+            let dy = div0(ai * (-t + 1.0) - 1.0, yi);
+            let da = ai.recip() + mul_log(-t + 1.0, ln_y - ln_s);
+            return (lp, [dy, da, ai * (t - 1.0) * inv_s]);
+        }
+        // ln(y/σ) from y - σ where they are close (exact there), so that α ln(y/σ), the
+        // exponent of t = (y/σ)^α, keeps its accuracy for large α (α ln y - α ln σ and
+        // powf(y/σ, α) both lose α ulps), and 1 - t = -expm1(α ln(y/σ)).
+        let d = yi - si;
+        let lr = if d.val().abs() < 0.5 * si.val() {
+            (d * inv_s).ln_1p()
+        } else {
+            ln_y - ln_s
+        };
+        let e = ai * lr;
+        let (t, omt) = (e.exp(), -e.exp_m1());
+        // ln α + (α-1) ln y - α ln σ - t = ln α + α ln(y/σ) - ln y - t.
+        let lp = ln_alpha.at(i) + e - ln_y - t;
+        // (α(1-t) - 1)/y: from 1 - t near the mode, as ((α-1) - αt)/y away from it (exact
+        // for α = 1, the exponential distribution, where the partial is -1/σ).
+        let dy = if t.val() < 0.5 {
+            ((ai - 1.0) - ai * t) / yi
+        } else {
+            (ai * omt - 1.0) / yi
+        };
+        let da = ai.recip() + omt * lr;
+        (lp, [dy, da, -ai * omt * inv_s])
     }))
 }
 
@@ -282,21 +367,38 @@ where
     }
     let x = Vals::new((y, nu));
     let zero = || Default::default();
-    let c = x.hoist(1, |v| v * -0.5 * LN_2 - lgamma(v * 0.5));
-    let dg = x.hoist(1, |v| digamma(v * 0.5));
+    let shape = x.hoist(1, |v| shape_terms(v * 0.5));
     Ok(density(n, &x, |i, need| {
-        let (yi, half_nu) = (x.get(0, i), x.get(1, i) * 0.5);
+        let (yi, vi) = (x.get(0, i), x.get(1, i));
+        let k = vi * 0.5;
+        let sh = shape.at(i);
         let ln_y = yi.ln();
-        let lp = if need.value {
-            c.at(i) + mul_log(half_nu - 1.0, ln_y) - yi * 0.5
-        } else {
+        // Gamma(ν/2, ½): δ = y - ν (exact near the mode), t = y/ν - 1 = δ/ν.
+        let delta = yi - vi;
+        let (l, a_log1pmx) = centred(k, delta / vi, || ln_y - vi.ln());
+        let lp = if !need.value {
             zero()
+        } else if k.val() >= STIRLING && yi.val() > 0.0 {
+            // ½ ln k - ln y = ½ ln(k/y²) + ln 2 ... written in ν: ½ ln(ν/y²) - ½ ln 2.
+            a_log1pmx + half_ln_ratio(vi, yi, ln_y) - 0.5 * LN_2 + sh.stirling
+        } else if k.val() < 1.0 && yi.val() > 0.0 {
+            // ln(k/y) - ln Γ(1+k) + k ln(y/2) - y/2.
+            (k / yi).ln() - sh.lg1p + k * (ln_y - LN_2) - yi * 0.5
+        } else {
+            k * -LN_2 - sh.lg + mul_log(k - 1.0, ln_y) - yi * 0.5
         };
         let dnu = if need.d[1] {
-            (ln_y - dg.at(i) - LN_2) * 0.5
+            (l - sh.e_psi) * 0.5
         } else {
             zero()
         };
-        (lp, [div0(half_nu - 1.0, yi) - 0.5, dnu])
+        // (ν/2 - 1)/y - ½ = ((ν - 2) - y)/(2y) (ν - 2 exact near ν = 2, where the partial
+        // is -½ for any y), 0 · ∞ = 0 at y = 0 for ν = 2.
+        let dy = if yi == 0.0 {
+            div0(k - 1.0, yi) - 0.5
+        } else {
+            ((vi - 2.0) - yi) / (yi * 2.0)
+        };
+        (lp, [dy, dnu])
     }))
 }

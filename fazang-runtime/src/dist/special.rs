@@ -63,6 +63,30 @@ pub(crate) fn log1pmx<T: Real>(x: T) -> T {
     sum * 2.0 - s * x
 }
 
+/// For the log densities whose terms of size a·ln a cancel at the mode (gamma with a
+/// large shape, Poisson with a large count, ...): a ln(r) - (r - a)·... written in
+/// t = r/a - 1 as `(ln(1 + t), a (ln(1 + t) - t))`, where `ln_r_over_a` is ln(r/a)
+/// computed from logarithms (used when |t| ≥ ½, where nothing cancels).
+#[inline]
+pub(crate) fn centred<T: Real>(a: T, t: T, ln_r_over_a: impl FnOnce() -> T) -> (T, T) {
+    if t.val().abs() < 0.5 {
+        (t.ln_1p(), a * log1pmx(t))
+    } else {
+        let l = ln_r_over_a();
+        (l, a * (l - t))
+    }
+}
+
+/// ln(1 + w) - w/(1 + w) for w ≥ 0 (about w²/2 for small w), without cancellation.
+#[inline]
+pub(crate) fn ln1p_minus_ratio<T: Real>(w: T) -> T {
+    if w.val() < 1.0 {
+        log1pmx(w) + w * w / (w + 1.0)
+    } else {
+        w.ln_1p() - (w.recip() + 1.0).recip()
+    }
+}
+
 /// ψ(x) - ln x for x > 0: the asymptotic series in 1/x for x ≥ 10 (so that the result,
 /// about -1/(2x), keeps its relative accuracy however large x is), the difference below.
 pub(crate) fn digamma_minus_ln<T: Real>(x: T) -> T {
@@ -81,6 +105,46 @@ pub(crate) fn digamma_minus_ln<T: Real>(x: T) -> T {
                     + -1.0 / 252.0))
                 + 1.0 / 120.0))
             + -1.0 / 12.0)
+}
+
+/// E(x + n) - E(x) with E(t) = ψ(t) - ln t, for x > 0 and n ≥ 0 (given apart, so that a
+/// tiny n next to x is not lost to the rounding of x + n): the ψ-differences of the beta
+/// and negative binomial partials without cancellation, also where n ≪ x. For x ≥ 10 from
+/// the asymptotic series term by term, n/(2xy) + Σ B₂ₖ/(2k) x^(-2k) ((x/y)^(2k) - 1) with
+/// y = x + n; below, both shifted up by the recurrence E(t) = E(t + 1) + g(t),
+/// g(t) = ln(1 + 1/t) - 1/t, whose differences are g(x + n) - g(x) =
+/// (ln(1 - e) + e) + n/(x(x+1)(x+n)) with e = n/((x+1)(x+n)), each term without
+/// cancellation.
+pub(crate) fn digamma_minus_ln_diff<T: Real>(x: T, n: T) -> T {
+    let mut x = x;
+    let mut acc = T::from(0.0);
+    while x.val() < 10.0 {
+        let y = x + n;
+        let e = n / ((x + 1.0) * y);
+        acc += log1pmx(-e) + n / (x * (x + 1.0) * y);
+        x += 1.0;
+    }
+    let y = x + n;
+    // ln(x/y) = -ln(1 + n/x), and (x/y)^(2k) - 1 = expm1(-2k ln(1 + n/x)).
+    let l = (n / x).ln_1p();
+    let f = (x * x).recip();
+    let coef = [
+        -1.0 / 12.0,
+        1.0 / 120.0,
+        -1.0 / 252.0,
+        1.0 / 240.0,
+        -1.0 / 132.0,
+        691.0 / 32760.0,
+        -1.0 / 12.0,
+    ];
+    let mut fk = T::from(1.0);
+    let mut series = T::from(0.0);
+    for (k, &c) in coef.iter().enumerate() {
+        fk *= f;
+        let two_k = 2.0 * (k as f64 + 1.0);
+        series += fk * c * (l * -two_k).exp_m1();
+    }
+    acc + n / (x * 2.0 * y) + series
 }
 
 /// ψ(x + ½) - ψ(x) - 1/(2x) for x > 0 (about 1/(8x²) for large x; the ν-partial of
@@ -163,21 +227,20 @@ pub(crate) fn lchoose(n: i64, k: i64) -> f64 {
     if k == 0 {
         return 0.0;
     }
+    if n <= 60 {
+        // C(n, k) exactly in u64 (C(60, 30) ≈ 1.2e17; every partial product c·(n-k+j)
+        // is below 2⁶⁴), rounded once to f64.
+        let mut c: u64 = 1;
+        for j in 1..=k as u64 {
+            c = c * (n as u64 - k as u64 + j) / j;
+        }
+        return (c as f64).ln();
+    }
     if k < 10 {
         return lgamma_ratio((n - k + 1) as f64, k as f64) - lgamma(k as f64 + 1.0);
     }
     let (a, b) = ((k + 1) as f64, (n - k + 1) as f64);
     -lbeta(a, b) - (n as f64 + 1.0).ln()
-}
-
-/// ψ(x + k) - ψ(x) for an integer k ≥ 0: the finite sum Σ 1/(x + j) for small k (exact
-/// where the difference of digammas would cancel), the difference otherwise.
-pub(crate) fn digamma_ratio<T: Real>(x: T, k: i64) -> T {
-    if k <= 32 {
-        (0..k).map(|j| (x + j as f64).recip()).sum()
-    } else {
-        digamma(x + k as f64) - digamma(x)
-    }
 }
 
 /// Size of the table of ln n! (counts are mostly small).
@@ -230,9 +293,24 @@ mod tests {
     }
 
     #[test]
-    fn digamma_ratio_is_a_telescoping_sum() {
-        assert!((digamma_ratio(2.5, 1) - 0.4).abs() < 1e-16);
-        let d = digamma(40.25) - digamma(0.25);
-        assert!((digamma_ratio(0.25, 40) - d).abs() < 1e-13);
+    fn digamma_minus_ln_diff_agrees_with_the_plain_difference_where_that_is_accurate() {
+        for &(x, y) in &[
+            (0.3, 0.8),
+            (2.5, 40.0),
+            (12.0, 13.5),
+            (0.01, 500.0),
+            (15.0, 1e4),
+        ] {
+            let plain = (digamma(y) - y.ln()) - (digamma(x) - x.ln());
+            let d = digamma_minus_ln_diff(x, y - x);
+            assert!(
+                (d - plain).abs() < 1e-13 * plain.abs(),
+                "({x}, {y}): {d} vs {plain}"
+            );
+        }
+        // E(x + 1) - E(x) = -(ln(1 + 1/x) - 1/x), exactly the recurrence.
+        let x = 1e12;
+        let want = -log1pmx(1.0 / x);
+        assert!((digamma_minus_ln_diff(x, 1.0) - want).abs() < 1e-14 * want);
     }
 }

@@ -1,6 +1,8 @@
 //! The function library: elementary functions (one table of values and derivatives),
 //! special functions, and slice functions.
 
+#[doc = include_str!("accuracy.md")]
+pub mod accuracy {}
 pub mod elementary;
 pub mod slice;
 pub mod special;
