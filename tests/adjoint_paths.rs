@@ -188,3 +188,27 @@ fn on_the_tape_a_looping_function_records_one_node() {
     });
     assert_eq!(nodes, 1);
 }
+
+#[differentiate]
+fn scaled_head(p: &[f64], s: f64) -> f64 {
+    p[0] * s
+}
+
+/// The result of one differentiated call passed to another (found by the fuzzer: the
+/// macro panicked on it).
+#[differentiate(wrt(theta, x))]
+fn nested_calls(theta: &[f64], x: f64, data: &[f64]) -> f64 {
+    let a = scaled_head(data, scaled_head(theta, data[0])).exp();
+    x.atan() * a
+}
+
+#[test]
+fn a_call_result_passed_to_a_call() {
+    let (theta, data) = ([0.3, 0.9], [0.7, -0.2]);
+    let (v, (gt, gx)) = nested_calls_grad(&theta, 0.4, &data);
+    assert_eq!(v, nested_calls(&theta, 0.4, &data));
+    let mut g = gt.clone();
+    g.push(gx);
+    let fd = fd_grad(|z| nested_calls(&z[..2], z[2], &data), &[0.3, 0.9, 0.4]);
+    assert_close(&g, &fd, 1e-8);
+}

@@ -61,3 +61,38 @@ fn callers_of_the_primal() {
     let a = 2.0f32;
     assert_eq!(sq::<f64>(a.into()), 4.0);
 }
+
+#[differentiate]
+fn first_times(p: &[f64], s: f64) -> f64 {
+    p[0] * s
+}
+
+#[differentiate]
+fn product(a: f64, b: f64) -> f64 {
+    a * b
+}
+
+/// An `if` whose one arm calls a differentiated function on data only and whose other
+/// arm calls one with an active argument (found by the fuzzer: `if` and `else` had
+/// incompatible types).
+#[differentiate(wrt(x))]
+fn branch_of_calls(x: f64, data: &[f64]) -> f64 {
+    let a = if x > 0.0 {
+        first_times(data, data[1].max(0.1))
+    } else {
+        product(data[1] / (1.0 + x * x), 2.0)
+    };
+    a * x
+}
+
+#[test]
+fn data_and_active_call_results_in_the_arms_of_an_if() {
+    let data = [0.5, 0.8];
+    for x in [0.7, -0.6] {
+        let (v, [g]) = branch_of_calls_grad(x, &data);
+        assert_eq!(v, branch_of_calls(x, &data));
+        let h = 1e-6;
+        let fd = (branch_of_calls(x + h, &data) - branch_of_calls(x - h, &data)) / (2.0 * h);
+        assert!((g - fd).abs() < 1e-6, "{g} vs {fd}");
+    }
+}

@@ -180,9 +180,11 @@ impl Gen<'_> {
                 // Data passed where a function of the module takes an active slice.
                 quote_spanned!(span=> &::fazang::__private::promote::<#s, _>(#x))
             }
-            (Abs::Float(_) | Abs::Unknown(_), Abs::Float(true)) => {
+            (Abs::Float(_) | Abs::Unknown(_), Abs::Float(true))
+            | (Abs::Float(_), Abs::Unknown(true)) => {
                 quote_spanned!(span=> ::fazang::__private::lit::<#s>(#x))
             }
+            (_, Abs::Unknown(true)) => quote_spanned!(span=> ::fazang::__private::pass(#x)),
             _ => quote_spanned!(span=> ::fazang::__private::promote::<#s, _>(#x)),
         }
     }
@@ -521,6 +523,10 @@ mod calls;
 fn needs_conversion(src: &Abs, t: &Abs) -> bool {
     match (src, t) {
         (Abs::Ref(x), Abs::Ref(y)) => needs_conversion(x, y),
+        // Data into a place whose type the analysis cannot see but which is active (an
+        // `if` whose other arm calls a function with active arguments): a float becomes
+        // the scalar, a value of unknown type passes as the other arm's type (`pass`).
+        (Abs::Float(false) | Abs::Unknown(false), Abs::Unknown(true)) => true,
         (_, Abs::Ref(_)) | (_, Abs::Unknown(_)) | (Abs::Never, _) => false,
         (Abs::Ref(x), t) => matches!(t, Abs::Seq(_)) && needs_conversion(x, t),
         (Abs::Float(false) | Abs::Unknown(false), Abs::Float(true)) => true,

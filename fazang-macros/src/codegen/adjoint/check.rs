@@ -332,6 +332,12 @@ impl Check<'_> {
                         return no("an active slice argument that is not a variable");
                     }
                 }
+                // The reverse sweep passes an active argument as a number or as a slice
+                // variable; anything else (an untyped result of another call) takes the
+                // tape.
+                _ if aa.active() && !matches!(aa.deref(), Abs::Float(_)) => {
+                    return no("an active argument whose type the macro cannot see");
+                }
                 _ => self.value(a)?,
             }
         }
