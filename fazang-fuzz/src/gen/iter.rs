@@ -183,11 +183,16 @@ impl Ctx<'_> {
         let body = self.lambda(vec![v.clone()], &v);
         let acc = self.fresh("acc");
         let init = self.pick(&["0.0", "0f64", "1.0"]);
+        let term = body.at(2);
+        // A body that does not use the element may be a bare literal: then an untyped
+        // initial value leaves the fold's type `{float}`, which plain Rust cannot call
+        // methods on (a generator bug, not the macro's).
+        let init = if term.contains(&v.name) { init } else { "0f64" };
         let code = format!(
             "{}.fold({init}, |{acc}, {}| {acc} + {})",
             self.iter_of(s),
             v.name,
-            body.at(2)
+            term
         );
         let iv = body.iv.sum_of(s.len.1).add(Iv::new(0.0, 1.0));
         self.seq_result(code, iv, s, &body)
