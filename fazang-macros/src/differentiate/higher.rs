@@ -6,7 +6,7 @@
 //! (`fazang-runtime/src/seed.rs`).
 
 use super::ast::{Model, Param};
-use super::siblings::{active_name, call, carried_attrs, param_ref, result_with, wrapper_inputs};
+use super::siblings::{active_name, call, item, param_ref, result_with};
 use crate::types::{ParamKind, ResultKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -95,31 +95,6 @@ fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
 fn input_names(m: &Model) -> String {
     let names: Vec<String> = m.active().map(|p| format!("`{}`", p.ident)).collect();
     names.join(", ")
-}
-
-/// A generated item: docs, carried attributes, the original parameters plus `extra`.
-fn item(
-    m: &Model,
-    name: &Ident,
-    docs: [String; 2],
-    extra: TokenStream,
-    ret: TokenStream,
-    body: TokenStream,
-) -> TokenStream {
-    let f = &m.func;
-    let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
-    let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
-    let [doc1, doc2] = docs;
-    quote! {
-        #[doc = #doc1]
-        #[doc = ""]
-        #[doc = #doc2]
-        #attrs
-        #[allow(dead_code, unused_mut, clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
-        #vis fn #name #generics(#inputs #extra) -> #ret #wc {
-            #body
-        }
-    }
 }
 
 fn jvp_fn(m: &Model) -> TokenStream {

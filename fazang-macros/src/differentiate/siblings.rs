@@ -175,6 +175,24 @@ fn sibling(
     acts: TokenStream,
     rest: TokenStream,
 ) -> TokenStream {
+    let body = quote! {
+        let __fz_scope = ::fazang::__private::scope();
+        #acts
+        #rest
+    };
+    item(m, name, docs, TokenStream::new(), ret, body)
+}
+
+/// A generated item: docs, the user's carried attributes, the original parameters
+/// followed by `extra` (`, v: &[f64]`), the return type and the body.
+pub(super) fn item(
+    m: &Model,
+    name: &Ident,
+    docs: [String; 2],
+    extra: TokenStream,
+    ret: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
     let f = &m.func;
     let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
     let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
@@ -185,10 +203,8 @@ fn sibling(
         #[doc = #doc2]
         #attrs
         #[allow(dead_code, unused_mut, clippy::needless_borrow, clippy::redundant_clone, clippy::too_many_arguments, clippy::type_complexity)]
-        #vis fn #name #generics(#inputs) -> #ret #wc {
-            let __fz_scope = ::fazang::__private::scope();
-            #acts
-            #rest
+        #vis fn #name #generics(#inputs #extra) -> #ret #wc {
+            #body
         }
     }
 }
