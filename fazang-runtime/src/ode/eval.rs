@@ -34,6 +34,9 @@ pub(crate) struct Rhs<'a, F: ?Sized> {
     pub ny: usize,
     /// Sensitivity columns for the parameters (0 or `theta.len()`).
     pub np: usize,
+    /// The seeded state and parameters of a Jacobian pass (reused between calls).
+    yd: Vec<Lane>,
+    td: Vec<Lane>,
 }
 
 /// Tangents per forward pass of a Jacobian.
@@ -66,6 +69,8 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
             n,
             ny,
             np: 0,
+            yd: Vec::new(),
+            td: Vec::new(),
             theta,
         }
     }
@@ -111,24 +116,21 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
         };
         let mut start = 0;
         loop {
-            let yd: Vec<Lane> = y
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| Dual::new(v, unit(i, start)))
-                .collect();
-            let td: Vec<Lane> = self
-                .theta
-                .iter()
-                .enumerate()
-                .map(|(j, &v)| {
-                    if np > 0 {
-                        Dual::new(v, unit(n + j, start))
-                    } else {
-                        Dual::constant(v)
-                    }
-                })
-                .collect();
-            let ys = self.f.rhs::<Lane>(t, &yd, &td);
+            self.yd.clear();
+            self.yd.extend(
+                y.iter()
+                    .enumerate()
+                    .map(|(i, &v)| Dual::new(v, unit(i, start))),
+            );
+            self.td.clear();
+            self.td.extend(self.theta.iter().enumerate().map(|(j, &v)| {
+                if np > 0 {
+                    Dual::new(v, unit(n + j, start))
+                } else {
+                    Dual::constant(v)
+                }
+            }));
+            let ys = self.f.rhs::<Lane>(t, &self.yd, &self.td);
             self.check(t, ys.len(), |i| ys[i].re)?;
             for (i, yi) in ys.iter().enumerate() {
                 out[i] = yi.re;
