@@ -75,7 +75,15 @@ impl E {
     /// The code as a method receiver (`2.0_f64.sqrt()`, `(a + b).ln()`).
     pub fn recv(&self) -> String {
         if self.lit {
-            let suffixed = format!("{}_f64", self.code.trim_start_matches('-'));
+            let digits = self.code.trim_start_matches('-');
+            if !digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '_'))
+            {
+                // Built from literals but not one (`-(-10.0)`): typed by an `f64` operand.
+                return format!("({} + 0f64)", self.code);
+            }
+            let suffixed = format!("{digits}_f64");
             return if self.code.starts_with('-') {
                 format!("(-{suffixed})")
             } else {
