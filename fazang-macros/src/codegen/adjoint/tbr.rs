@@ -115,14 +115,16 @@ impl Tbr<'_> {
                 self.rhs(r, linear);
             }
             Kind::Binary(BinOp::Mul(_), l, r) => {
-                // d(l r) = r dl + l dr: each side's value is read if the other is active.
+                // d(l r) = r dl + l dr: each side's value is read if the other is active,
+                // and both are read if the product itself is an operand whose value is
+                // read (`(0.5 * v) * w` reads `0.5 * v`, so `v`).
                 let (la, ra) = (self.active(l), self.active(r));
-                self.rhs(l, !ra);
-                self.rhs(r, !la);
+                self.rhs(l, linear && !ra);
+                self.rhs(r, linear && !la);
             }
             Kind::Binary(BinOp::Div(_), l, r) => {
                 let ra = self.active(r);
-                self.rhs(l, !ra);
+                self.rhs(l, linear && !ra);
                 self.rhs(r, false);
             }
             Kind::Index(b, i) => {
