@@ -20,6 +20,7 @@ pub use walk::abs_of_type;
 pub mod walk_support {
     pub use super::walk::known_callee;
     pub use super::walk::methods::is_self;
+    pub use super::walk::root_local;
 }
 
 #[cfg(test)]

@@ -7,8 +7,10 @@
 use proc_macro::TokenStream;
 
 mod activity;
+mod catalogue;
 mod codegen;
 mod differentiate;
+mod ir;
 mod model;
 mod rule;
 mod types;

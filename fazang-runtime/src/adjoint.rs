@@ -27,6 +27,10 @@ pub use crate::math::elementary::deriv2 as d2;
 struct Buffers {
     vals: Vec<f64>,
     ctrl: Vec<i64>,
+    /// Gradients of taped calls, kept for the reverse sweep.
+    kept: Vec<Vec<f64>>,
+    /// Buffers to reuse.
+    spare: Vec<Vec<f64>>,
 }
 
 thread_local! {
@@ -62,6 +66,9 @@ impl Drop for Stacks {
         let mut buf = std::mem::take(&mut self.buf);
         buf.vals.clear();
         buf.ctrl.clear();
+        while let Some(b) = buf.kept.pop() {
+            buf.spare.push(b);
+        }
         let _ = POOL.try_with(|p| p.borrow_mut().push(buf));
     }
 }
@@ -86,6 +93,121 @@ impl Stacks {
     #[inline(always)]
     pub fn pop_ctrl(&mut self) -> i64 {
         self.buf.ctrl.pop().expect(POP)
+    }
+
+    /// Keep an integer or a boolean.
+    #[inline(always)]
+    pub fn push_any<T: Stackable>(&mut self, v: T) {
+        self.buf.ctrl.push(v.to_bits());
+    }
+
+    /// The integer or boolean kept last.
+    #[inline(always)]
+    pub fn pop_any<T: Stackable>(&mut self) -> T {
+        T::from_bits(self.buf.ctrl.pop().expect(POP))
+    }
+
+    /// Keep a whole local array (its elements and length).
+    pub fn push_array<A: SaveArray + ?Sized>(&mut self, a: &A) {
+        let s = a.floats();
+        self.buf.vals.extend_from_slice(s);
+        self.buf.ctrl.push(s.len() as i64);
+    }
+
+    /// The array kept last, back into `a`.
+    pub fn pop_array<A: SaveArray + ?Sized>(&mut self, a: &mut A) {
+        let n = self.buf.ctrl.pop().expect(POP) as usize;
+        let at = self.buf.vals.len().checked_sub(n).expect(POP);
+        a.restore(&self.buf.vals[at..]);
+        self.buf.vals.truncate(at);
+    }
+
+    /// An empty buffer (reused).
+    #[inline]
+    pub fn take_buf(&mut self) -> Vec<f64> {
+        let mut b = self.buf.spare.pop().unwrap_or_default();
+        b.clear();
+        b
+    }
+
+    /// A buffer no longer needed, to reuse.
+    #[inline]
+    pub fn give_buf(&mut self, b: Vec<f64>) {
+        self.buf.spare.push(b);
+    }
+
+    /// Keep a buffer (a call's gradient) for the reverse sweep.
+    #[inline]
+    pub fn push_buf(&mut self, b: Vec<f64>) {
+        self.buf.kept.push(b);
+    }
+
+    /// The buffer kept last.
+    #[inline]
+    pub fn pop_buf(&mut self) -> Vec<f64> {
+        self.buf.kept.pop().expect(POP)
+    }
+}
+
+/// Integers and booleans kept on the stacks as 64 bits.
+pub trait Stackable: Copy {
+    /// The bits kept.
+    fn to_bits(self) -> i64;
+    /// The value back.
+    fn from_bits(b: i64) -> Self;
+}
+
+macro_rules! stackable_int {
+    ($($t:ty),*) => {$(
+        impl Stackable for $t {
+            #[inline(always)]
+            fn to_bits(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn from_bits(b: i64) -> Self {
+                b as $t
+            }
+        }
+    )*};
+}
+stackable_int!(usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
+
+impl Stackable for bool {
+    #[inline(always)]
+    fn to_bits(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn from_bits(b: i64) -> Self {
+        b != 0
+    }
+}
+
+/// A local array of floats the stacks can keep whole.
+pub trait SaveArray {
+    /// Its floats.
+    fn floats(&self) -> &[f64];
+    /// Back to the kept floats.
+    fn restore(&mut self, from: &[f64]);
+}
+
+impl SaveArray for Vec<f64> {
+    fn floats(&self) -> &[f64] {
+        self
+    }
+    fn restore(&mut self, from: &[f64]) {
+        self.clear();
+        self.extend_from_slice(from);
+    }
+}
+
+impl<const N: usize> SaveArray for [f64; N] {
+    fn floats(&self) -> &[f64] {
+        self
+    }
+    fn restore(&mut self, from: &[f64]) {
+        self.copy_from_slice(from);
     }
 }
 

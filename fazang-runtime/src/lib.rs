@@ -29,6 +29,7 @@
 
 mod activate;
 mod adjoint;
+mod adjoint_calls;
 pub mod composite;
 pub mod core;
 pub mod dist;

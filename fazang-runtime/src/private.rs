@@ -12,7 +12,12 @@ pub use crate::core::scope::NestedScope as Scope;
 pub use crate::activate::Outputs;
 pub use crate::adjoint::{
     accumulate, d1, d2, d_clamp, d_powi, fused, no_fusion, recomputed, stacks, vjp_call,
-    zeros_like, Accumulate, NoFusion, Stacks, ZerosLike,
+    zeros_like, Accumulate, NoFusion, SaveArray, Stackable, Stacks, ZerosLike,
+};
+pub use crate::adjoint_calls::{
+    check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count, clear_adjoint,
+    lane, nth, span, span_inclusive, step_count, taped_call, taped_call_result, to_bool, to_f64,
+    to_index, to_local, windows_count, ClearAdjoint, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
 pub use crate::real_calls as real;
 pub use num_traits::Float;

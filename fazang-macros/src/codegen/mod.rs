@@ -6,7 +6,6 @@
 //!   active code gets `S`, and a passive value flowing into an active place is converted
 //!   there, explicitly.
 
-pub mod adjoint;
 pub mod generic;
-mod pat;
+pub mod pat;
 mod ty;

@@ -246,7 +246,7 @@ fn scalar_param(m: &Model, p: &super::ast::Param) -> bool {
 pub struct Analysed {
     pub body: crate::model::Body,
     pub act: activity::Activity,
-    pub adjoint: Option<Result<TokenStream, crate::codegen::adjoint::Unsupported>>,
+    pub adjoint: Option<Result<crate::ir::Adjoint, crate::ir::lower::Unsupported>>,
 }
 
 /// Lower and analyse the body.
@@ -270,7 +270,7 @@ pub fn analyse(m: &Model, callees: &Callees) -> Analysed {
         Some(crate::types::ResultKind::Scalar | crate::types::ResultKind::ResultScalar)
     );
     let adjoint = (m.has_siblings() && scalar && !m.options.tape)
-        .then(|| crate::codegen::adjoint::grad_body(m, &body, &act));
+        .then(|| crate::ir::adjoint(m, &body, &act, callees));
     Analysed { body, act, adjoint }
 }
 

@@ -3,6 +3,7 @@
 //! `higher`: `_jvp`, `_hessian`, `_hvp`).
 //! `items` applies the same to every function of an inline module or impl block.
 
+mod adjoint_items;
 pub(crate) mod ast;
 mod attr;
 mod expand;

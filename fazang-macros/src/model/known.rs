@@ -2,64 +2,6 @@
 //! iterator and collection methods, fazang's functions. Every table is one list, read by
 //! the activity analysis and the code generators alike.
 
-/// Methods of `Real` (and `f64`) returning a float from a float receiver and float
-/// arguments: the result is active if the receiver or an argument is.
-pub const REAL_METHODS: &[&str] = &[
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "exp_m1",
-    "ln",
-    "log",
-    "log10",
-    "log2",
-    "ln_1p",
-    "sqrt",
-    "cbrt",
-    "powi",
-    "powf",
-    "abs",
-    "hypot",
-    "recip",
-    "min",
-    "max",
-    "mul_add",
-    "signum",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
-    "clamp",
-    "to_degrees",
-    "to_radians",
-    "copysign",
-    "rem_euclid",
-    "div_euclid",
-    "erf",
-    "erfc",
-    "log_gamma",
-    "square",
-    "inv",
-    "inv_square",
-    "inv_sqrt",
-    "logit",
-    "inv_logit",
-    "log1p_exp",
-];
-
 /// `f64` methods answering a question about the value: their result is data.
 pub const FLOAT_PREDICATES: &[&str] = &[
     "is_nan",
@@ -203,9 +145,10 @@ pub fn is_fazang_fn(name: &str) -> bool {
         || name.starts_with("ode_")
 }
 
-/// Whether `name` is a `Real` method.
+/// Whether `name` is a `Real` method returning a float from floats, differentiable (the
+/// catalogue's functions, `val` aside).
 pub fn is_real_method(name: &str) -> bool {
-    REAL_METHODS.contains(&name)
+    crate::catalogue::differentiable_again(name)
 }
 
 /// Whether a path like `PI`, `f64::EPSILON`, `std::f64::consts::LN_2` names a float

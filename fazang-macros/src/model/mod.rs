@@ -13,6 +13,7 @@
 
 pub mod known;
 pub mod lower;
+pub mod visit;
 
 use proc_macro2::Span;
 use syn::{Attribute, BinOp, Ident, Label, Lifetime, Lit, Member, RangeLimits, Type, UnOp};

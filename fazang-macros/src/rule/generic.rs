@@ -18,65 +18,6 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, ExprLit, Ident, Lit, UnOp};
 
-/// Methods of `Real` a generic partial may call (the `f64` methods fazang's scalars
-/// share, and Fazang's extra functions).
-const METHODS: &[&str] = &[
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "exp_m1",
-    "ln",
-    "log",
-    "log10",
-    "log2",
-    "ln_1p",
-    "sqrt",
-    "cbrt",
-    "powi",
-    "powf",
-    "abs",
-    "hypot",
-    "recip",
-    "min",
-    "max",
-    "mul_add",
-    "signum",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
-    "erf",
-    "erfc",
-    "log_gamma",
-    "digamma",
-    "square",
-    "inv",
-    "inv_square",
-    "inv_sqrt",
-    "logit",
-    "inv_logit",
-    "log1p_exp",
-    "to_degrees",
-    "to_radians",
-    "copysign",
-    "clamp",
-    "midpoint",
-    "log_sum_exp",
-];
-
 /// The partial `expr` rewritten for a generic scalar `t` (the active parameters being
 /// bound to values of type `t`), or why it can only be evaluated on `f64`.
 pub fn rewrite(expr: &Expr, active: &[&Ident], t: &Ident) -> Result<TokenStream, String> {
@@ -133,7 +74,7 @@ impl Rewriter<'_> {
             }
             Expr::MethodCall(m) => {
                 let name = m.method.to_string();
-                if !METHODS.contains(&name.as_str()) || m.turbofish.is_some() {
+                if !crate::catalogue::differentiable_again(&name) || m.turbofish.is_some() {
                     return Err(format!("it calls `.{name}(..)`"));
                 }
                 let receiver = self.operand(&m.receiver)?;

@@ -1,0 +1,160 @@
+//! Which expressions are floats by the way they are used, where the activity analysis
+//! could not see their type (the result of a function the macro cannot see into): an
+//! operand of arithmetic next to a float, the receiver of a float method, a value bound
+//! to a variable used so, the function's result. Rust's arithmetic on `f64` takes `f64`
+//! on both sides, so such a value is a float.
+
+use crate::activity::{Abs, Activity};
+use crate::model::visit::{walk_expr, walk_let, Visit};
+use crate::model::*;
+use std::collections::HashSet;
+use syn::BinOp;
+
+/// The float hints of a body: expressions known to be floats.
+pub struct Hints {
+    pub exprs: HashSet<ExprId>,
+}
+
+pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
+    let mut h = H {
+        act,
+        ret_float,
+        exprs: HashSet::new(),
+        binds: HashSet::new(),
+        changed: false,
+    };
+    if ret_float {
+        if let Some(Stmt::Expr(e, false)) = body.block.stmts.last() {
+            h.float(e);
+        }
+    }
+    for _ in 0..16 {
+        h.changed = false;
+        h.visit_block(&body.block);
+        if !h.changed {
+            break;
+        }
+    }
+    Hints { exprs: h.exprs }
+}
+
+struct H<'a> {
+    act: &'a Activity,
+    ret_float: bool,
+    exprs: HashSet<ExprId>,
+    binds: HashSet<BindId>,
+    changed: bool,
+}
+
+impl H<'_> {
+    fn is_float(&self, e: &Expr) -> bool {
+        matches!(self.act.of_expr(e.id).deref(), Abs::Float(_)) || self.exprs.contains(&e.id)
+    }
+
+    /// Mark `e` (through parentheses, blocks' tails, branches) a float.
+    fn float(&mut self, e: &Expr) {
+        if self.exprs.insert(e.id) {
+            self.changed = true;
+        }
+        match &e.kind {
+            Kind::Paren(x) | Kind::Try(x) => self.float(x),
+            Kind::Local(id, _) if self.binds.insert(*id) => self.changed = true,
+            Kind::MethodCall(m) if matches!(m.method.to_string().as_str(), "unwrap" | "expect") => {
+                self.float(&m.receiver)
+            }
+            Kind::If(_, t, els) => {
+                if let Some(Stmt::Expr(x, false)) = t.stmts.last() {
+                    self.float(x);
+                }
+                if let Some(x) = els {
+                    self.float(x);
+                }
+            }
+            Kind::Block(_, _, b) => {
+                if let Some(Stmt::Expr(x, false)) = b.stmts.last() {
+                    self.float(x);
+                }
+            }
+            Kind::Match(_, arms) => arms.iter().for_each(|a| self.float(&a.body)),
+            _ => {}
+        }
+    }
+}
+
+impl Visit for H<'_> {
+    fn visit_let(&mut self, l: &Let) {
+        if let (Pat::Ident { id, .. }, Some(init)) = (&l.pat, &l.init) {
+            let typed = l.ty.as_ref().is_some_and(crate::util::is_f64);
+            if typed || self.binds.contains(id) {
+                self.float(init);
+            }
+        }
+        walk_let(self, l);
+    }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        match &e.kind {
+            Kind::Binary(op, l, r) if arithmetic(op) || comparison(op) => {
+                if self.is_float(l) {
+                    self.float(r);
+                }
+                if self.is_float(r) {
+                    self.float(l);
+                }
+                if arithmetic(op) && self.exprs.contains(&e.id) {
+                    // A float result of arithmetic has float operands.
+                    self.float(l);
+                    self.float(r);
+                }
+            }
+            Kind::Unary(syn::UnOp::Neg(_), x) if self.exprs.contains(&e.id) => self.float(x),
+            Kind::MethodCall(m) if crate::catalogue::get(&m.method.to_string()).is_some() => {
+                // Integers have methods of these names too.
+                let name = m.method.to_string();
+                let ambiguous = matches!(
+                    name.as_str(),
+                    "max"
+                        | "min"
+                        | "clamp"
+                        | "abs"
+                        | "signum"
+                        | "rem_euclid"
+                        | "div_euclid"
+                        | "midpoint"
+                );
+                if !ambiguous || self.is_float(&m.receiver) {
+                    self.float(&m.receiver);
+                    if name != "powi" {
+                        m.args.iter().for_each(|a| self.float(a));
+                    }
+                }
+            }
+            Kind::Assign(l, r) if self.is_float(l) => self.float(r),
+            Kind::Return(Some(x)) if self.ret_float => self.float(x),
+            _ => {}
+        }
+        walk_expr(self, e);
+    }
+}
+
+fn arithmetic(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add(_)
+            | BinOp::Sub(_)
+            | BinOp::Mul(_)
+            | BinOp::Div(_)
+            | BinOp::Rem(_)
+            | BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+    )
+}
+
+fn comparison(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
+    )
+}

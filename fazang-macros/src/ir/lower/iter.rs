@@ -1,0 +1,545 @@
+//! Iterator chains as indexed loops. An iterator is symbolic while it is built (a count
+//! and a generator giving item `k`); a consumer (`for`, `sum`, `fold`, `collect`, ..)
+//! makes the one loop `for k in 0..count`, whose body computes the item and uses it.
+
+use super::seq::Seq;
+use super::*;
+use crate::model::{Expr as MExpr, Kind as MKind, MethodCall};
+use quote::quote;
+
+/// An iterator not consumed yet.
+#[derive(Clone, Debug)]
+pub struct Iter {
+    /// How many items (a data variable).
+    pub count: V,
+    pub gen: Gen,
+}
+
+/// How item `k` is made.
+#[derive(Clone, Debug)]
+pub enum Gen {
+    /// `lo + k * step` (ranges).
+    Range {
+        lo: Op,
+        step: Option<Op>,
+    },
+    /// Element `k` of a sequence of floats (a float, or a row).
+    Seq(Seq),
+    /// `&mut` element `k` (`iter_mut`).
+    SeqMut(Seq),
+    /// Element `k` of a data sequence (`d[k]`), items of the given kind.
+    Data(V, Kind),
+    /// `windows(size)`: the window starting at `k`.
+    Windows(Seq, Op),
+    /// `chunks(size)`: the chunk starting at `k * size` (shorter at the end).
+    Chunks(Seq, Op),
+    Enumerate(Box<Gen>),
+    Zip(Box<Gen>, Box<Gen>),
+    /// The closure applied to the inner item.
+    Map(Box<Gen>, Box<Fn>),
+    /// The inner item at another index: `count - 1 - k` (`rev`), `k + n` (`skip`),
+    /// `k * s` (`step_by`).
+    Reindex(Box<Gen>, Reindex),
+    /// Items for which the closure is true (the loop still visits every `k`).
+    Filter(Box<Gen>, Box<Fn>),
+}
+
+/// A function applied to items: a local closure, or a path (`f64::max`, a function).
+#[derive(Clone, Debug)]
+pub enum Fn {
+    Closure(ClosureId),
+    Path(syn::ExprPath),
+}
+
+/// An index map.
+#[derive(Clone, Debug)]
+pub enum Reindex {
+    Rev(V),
+    Skip(Op),
+    StepBy(Op),
+}
+
+impl Gen {
+    fn filtered(&self) -> bool {
+        match self {
+            Gen::Filter(..) => true,
+            Gen::Enumerate(g) | Gen::Map(g, _) | Gen::Reindex(g, _) => g.filtered(),
+            Gen::Zip(a, b) => a.filtered() || b.filtered(),
+            _ => false,
+        }
+    }
+}
+
+/// Item continuation: what a consumer does with each item.
+pub type Cont<'c, 'a> = dyn FnMut(&mut Lower<'a>, Val) -> R<()> + 'c;
+
+impl<'a> Lower<'a> {
+    /// A data integer computed by `t`.
+    fn int(&mut self, t: TokenStream, reads: Vec<V>) -> V {
+        self.data("n", Kind::Data(DataKind::Int), t, reads)
+    }
+
+    fn tok(&self, op: &Op) -> TokenStream {
+        super::seq::op_tokens(self, op)
+    }
+
+    /// What `e` iterates over, as an iterator.
+    pub fn iter_of(&mut self, e: &'a MExpr) -> R<Iter> {
+        match &e.peel().kind {
+            MKind::Range(..) => {
+                let Val::Iter(it) = self.range(e)? else {
+                    unreachable!("range gives an iterator")
+                };
+                Ok(it)
+            }
+            MKind::Reference { expr, .. } if !self.pure_data(e) => self.iter_of(expr),
+            MKind::MethodCall(m) if iter_method(&m.method.to_string()) => {
+                match self.iter_method(e, m)? {
+                    Val::Iter(it) => Ok(it),
+                    other => self.iter_of_val(other),
+                }
+            }
+            _ if self.pure_data(e) && !matches!(e.peel().kind, MKind::Local(..)) => {
+                // Data iterated over next to active values: borrowed, read by index.
+                let (t, reads) = self.data_tokens(e)?;
+                let d = self.data_with(
+                    "d",
+                    Kind::Data(DataKind::Other),
+                    quote!(&(#t)),
+                    reads,
+                    false,
+                );
+                let item = self.kind_of_abs(&self.abs(e).item());
+                let di = self.ident(d).clone();
+                let count = self.int(quote!(#di.len()), vec![d]);
+                Ok(Iter {
+                    count,
+                    gen: Gen::Data(d, item),
+                })
+            }
+            _ => {
+                let item = self.kind_of_abs(&self.abs(e).item());
+                let v = self.expr(e)?;
+                match v {
+                    Val::D(d) => {
+                        let di = self.ident(d).clone();
+                        let count = self.int(quote!(#di.len()), vec![d]);
+                        Ok(Iter {
+                            count,
+                            gen: Gen::Data(d, item),
+                        })
+                    }
+                    v => self.iter_of_val(v),
+                }
+            }
+        }
+    }
+
+    /// A value iterated over.
+    pub fn iter_of_val(&mut self, v: Val) -> R<Iter> {
+        match v {
+            Val::Iter(it) => Ok(it),
+            Val::Seq(s) => {
+                let count = self.seq_len(&s);
+                Ok(Iter {
+                    count,
+                    gen: Gen::Seq(s),
+                })
+            }
+            Val::D(d) => {
+                let di = self.ident(d).clone();
+                let count = self.int(quote!(#di.len()), vec![d]);
+                Ok(Iter {
+                    count,
+                    gen: Gen::Data(d, Kind::Data(DataKind::Other)),
+                })
+            }
+            other => no(format!("a loop over {}", other.describe())),
+        }
+    }
+
+    /// `a..b`, `a..=b`: an iterator of data integers.
+    pub fn range(&mut self, e: &'a MExpr) -> R<Val> {
+        let MKind::Range(lo, lim, hi) = &e.peel().kind else {
+            return no("not a range");
+        };
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return no("an unbounded range");
+        };
+        let lo = self.index_op(lo)?;
+        let hi_op = self.index_op(hi)?;
+        let (lt, ht) = (self.tok(&lo), self.tok(&hi_op));
+        let reads: Vec<V> = [lo.var(), hi_op.var()].into_iter().flatten().collect();
+        let span = match lim {
+            syn::RangeLimits::HalfOpen(_) => quote!(::fazang::__private::span(#lt, #ht)),
+            syn::RangeLimits::Closed(_) => quote!(::fazang::__private::span_inclusive(#lt, #ht)),
+        };
+        let count = self.int(span, reads);
+        Ok(Val::Iter(Iter {
+            count,
+            gen: Gen::Range { lo, step: None },
+        }))
+    }
+
+    /// A method making or adapting an iterator.
+    pub fn iter_method(&mut self, e: &'a MExpr, m: &'a MethodCall) -> R<Val> {
+        let name = m.method.to_string();
+        let args = &m.args;
+        match (name.as_str(), args.len()) {
+            ("iter" | "into_iter" | "copied" | "cloned" | "by_ref", 0) => {
+                let r = self.iter_recv(&m.receiver)?;
+                Ok(Val::Iter(r))
+            }
+            ("iter_mut", 0) => match self.expr(&m.receiver)? {
+                Val::Seq(s) => {
+                    let count = self.seq_len(&s);
+                    Ok(Val::Iter(Iter {
+                        count,
+                        gen: Gen::SeqMut(s),
+                    }))
+                }
+                other => no(format!("`iter_mut` on {}", other.describe())),
+            },
+            ("windows" | "chunks" | "chunks_exact", 1) => {
+                let Val::Seq(s) = self.expr(&m.receiver)? else {
+                    return self.data_method(e, m);
+                };
+                let size = self.index_op(&args[0])?;
+                let n = self.seq_len(&s);
+                let (ni, st) = (self.ident(n).clone(), self.tok(&size));
+                let mut reads = vec![n];
+                reads.extend(size.var());
+                let (count, gen) = match name.as_str() {
+                    "windows" => (
+                        quote!(::fazang::__private::windows_count(#ni, #st)),
+                        Gen::Windows(s, size),
+                    ),
+                    "chunks" => (
+                        quote!(::fazang::__private::chunks_count(#ni, #st)),
+                        Gen::Chunks(s, size),
+                    ),
+                    _ => (
+                        quote!(::fazang::__private::chunks_exact_count(#ni, #st)),
+                        Gen::Chunks(s, size),
+                    ),
+                };
+                let count = self.int(count, reads);
+                Ok(Val::Iter(Iter { count, gen }))
+            }
+            ("enumerate", 0) => {
+                let it = self.iter_recv(&m.receiver)?;
+                self.no_filter(&it, "enumerate")?;
+                Ok(Val::Iter(Iter {
+                    count: it.count,
+                    gen: Gen::Enumerate(Box::new(it.gen)),
+                }))
+            }
+            ("zip", 1) => {
+                let a = self.iter_recv(&m.receiver)?;
+                let b = self.iter_of(&args[0])?;
+                self.no_filter(&a, "zip")?;
+                self.no_filter(&b, "zip")?;
+                let (x, y) = (self.ident(a.count).clone(), self.ident(b.count).clone());
+                let count = self.int(quote!(::core::cmp::min(#x, #y)), vec![a.count, b.count]);
+                Ok(Val::Iter(Iter {
+                    count,
+                    gen: Gen::Zip(Box::new(a.gen), Box::new(b.gen)),
+                }))
+            }
+            ("map", 1) => {
+                let it = self.iter_recv(&m.receiver)?;
+                let f = self.fn_arg(&args[0])?;
+                Ok(Val::Iter(Iter {
+                    count: it.count,
+                    gen: Gen::Map(Box::new(it.gen), Box::new(f)),
+                }))
+            }
+            ("filter", 1) => {
+                let it = self.iter_recv(&m.receiver)?;
+                let f = self.fn_arg(&args[0])?;
+                Ok(Val::Iter(Iter {
+                    count: it.count,
+                    gen: Gen::Filter(Box::new(it.gen), Box::new(f)),
+                }))
+            }
+            ("rev", 0) => {
+                let it = self.iter_recv(&m.receiver)?;
+                self.no_filter(&it, "rev")?;
+                Ok(Val::Iter(Iter {
+                    count: it.count,
+                    gen: Gen::Reindex(Box::new(it.gen), Reindex::Rev(it.count)),
+                }))
+            }
+            ("skip" | "take" | "step_by", 1) => {
+                let it = self.iter_recv(&m.receiver)?;
+                self.no_filter(&it, &name)?;
+                let n = self.index_op(&args[0])?;
+                let (c, nt) = (self.ident(it.count).clone(), self.tok(&n));
+                let mut reads = vec![it.count];
+                reads.extend(n.var());
+                let (count, gen) = match name.as_str() {
+                    "skip" => (
+                        quote!(#c.saturating_sub(#nt)),
+                        Gen::Reindex(Box::new(it.gen), Reindex::Skip(n)),
+                    ),
+                    "take" => (quote!(::core::cmp::min(#c, #nt)), it.gen),
+                    _ => (
+                        quote!(::fazang::__private::step_count(#c, #nt)),
+                        Gen::Reindex(Box::new(it.gen), Reindex::StepBy(n)),
+                    ),
+                };
+                let count = self.int(count, reads);
+                Ok(Val::Iter(Iter { count, gen }))
+            }
+            _ => {
+                let _ = e;
+                no(format!("the iterator method `{name}`"))
+            }
+        }
+    }
+
+    fn no_filter(&self, it: &Iter, what: &str) -> R<()> {
+        if it.gen.filtered() {
+            return no(format!("`{what}` after `filter`"));
+        }
+        Ok(())
+    }
+
+    /// The receiver of an iterator adaptor, as an iterator.
+    fn iter_recv(&mut self, r: &'a MExpr) -> R<Iter> {
+        self.iter_of(r)
+    }
+
+    /// A closure or function argument (`map(|x| ..)`, `fold(0.0, f64::max)`, `map(f)`).
+    pub fn fn_arg(&mut self, a: &'a MExpr) -> R<Fn> {
+        match &a.peel().kind {
+            MKind::Closure(c) => {
+                self.closures[c.id] = Some(c);
+                Ok(Fn::Closure(c.id))
+            }
+            MKind::Path(p) => Ok(Fn::Path(p.clone())),
+            MKind::Local(id, _) => match &self.env[*id] {
+                Some(Val::Closure(c)) => Ok(Fn::Closure(*c)),
+                _ => no("a function value passed to an iterator adaptor"),
+            },
+            _ => no("a function value passed to an iterator adaptor"),
+        }
+    }
+
+    /// Apply a function to argument values.
+    pub fn apply(&mut self, f: &Fn, args: Vec<Val>) -> R<Val> {
+        match f {
+            Fn::Closure(c) => self.apply_closure(*c, args),
+            Fn::Path(p) => self.call_path_values(p, args),
+        }
+    }
+
+    /// A closure's body lowered with its parameters bound to `args`.
+    pub fn apply_closure(&mut self, c: ClosureId, args: Vec<Val>) -> R<Val> {
+        if self.applying.contains(&c) {
+            return no("a recursive closure");
+        }
+        let Some(ce) = self.closures[c] else {
+            return no("a closure the macro cannot see");
+        };
+        if ce.params.len() != args.len() {
+            return no("a closure called with another number of arguments");
+        }
+        if data::escapes_closure(&ce.body) {
+            return no("`return` inside a closure");
+        }
+        self.applying.push(c);
+        let r = (|| {
+            for ((p, _), v) in ce.params.iter().zip(args) {
+                self.bind_pat(p, v)?;
+            }
+            self.expr(&ce.body)
+        })();
+        self.applying.pop();
+        r
+    }
+
+    /// Run `body` for each item of `it` (one loop).
+    pub fn each(&mut self, label: &Option<syn::Label>, it: Iter, body: &mut Cont<'_, 'a>) -> R<()> {
+        let k = self.new_var("k", Kind::Data(DataKind::Int));
+        let (b, exit, _) = self.with_loop(label, |lw| lw.item(&it.gen, Op::Var(k), body))?;
+        self.emit(Stmt::For {
+            idx: k,
+            count: it.count,
+            body: b,
+            exit,
+        });
+        Ok(())
+    }
+
+    /// Make item `k` of `g` (with `count` items) and pass it on.
+    fn item(&mut self, g: &Gen, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        match g {
+            Gen::Range { lo, step } => {
+                let (lt, kt) = (self.tok(lo), self.tok(&k));
+                let mut reads: Vec<V> = lo.var().into_iter().collect();
+                reads.extend(k.var());
+                let t = match step {
+                    None => quote!(::fazang::__private::nth(#lt, #kt)),
+                    Some(s) => {
+                        let st = self.tok(s);
+                        reads.extend(s.var());
+                        quote!(::fazang::__private::nth(#lt, #kt * #st))
+                    }
+                };
+                let v = self.int(t, reads);
+                cont(self, Val::D(v))
+            }
+            Gen::Seq(s) => {
+                let v = self.seq_elem(s, k);
+                cont(self, v)
+            }
+            Gen::SeqMut(s) => {
+                let p = self.seq_place(s, k);
+                cont(self, Val::MutPlace(p))
+            }
+            Gen::Data(d, kind) => {
+                let (di, kt) = (self.ident(*d).clone(), self.tok(&k));
+                let mut reads = vec![*d];
+                reads.extend(k.var());
+                // Numbers by value; anything else borrowed.
+                let t = match kind {
+                    Kind::Data(DataKind::Other) => quote!(&#di[#kt]),
+                    _ => quote!(#di[#kt]),
+                };
+                let v = self.data("d", *kind, t, reads);
+                cont(
+                    self,
+                    match kind {
+                        Kind::F64 => Val::F(Op::Var(v)),
+                        _ => Val::D(v),
+                    },
+                )
+            }
+            Gen::Windows(s, size) => {
+                let kt = self.tok(&k);
+                let st = self.tok(size);
+                let mut reads: Vec<V> = k.var().into_iter().collect();
+                reads.extend(size.var());
+                let hi = self.int(quote!(#kt + #st), reads);
+                let w = self.seq_window_unchecked(s, k, Op::Var(hi));
+                cont(self, Val::Seq(w))
+            }
+            Gen::Chunks(s, size) => {
+                let n = self.seq_len(s);
+                let (kt, st, ni) = (self.tok(&k), self.tok(size), self.ident(n).clone());
+                let mut reads: Vec<V> = k.var().into_iter().collect();
+                reads.extend(size.var());
+                let lo = self.int(quote!(#kt * #st), reads.clone());
+                let li = self.ident(lo).clone();
+                let mut r2 = vec![lo, n];
+                r2.extend(size.var());
+                let hi = self.int(quote!(::core::cmp::min(#li + #st, #ni)), r2);
+                let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
+                cont(self, Val::Seq(w))
+            }
+            Gen::Enumerate(g) => {
+                let kv = match &k {
+                    Op::Var(v) => *v,
+                    Op::Const(t) => {
+                        let t = t.0.clone();
+                        self.int(t, vec![])
+                    }
+                };
+                self.item(g, k, &mut |lw, x| cont(lw, Val::Tuple(vec![Val::D(kv), x])))
+            }
+            Gen::Zip(a, b) => {
+                let kb = k.clone();
+                self.item(a, k, &mut |lw, x| {
+                    lw.item(b, kb.clone(), &mut |lw, y| {
+                        cont(lw, Val::Tuple(vec![x.clone(), y]))
+                    })
+                })
+            }
+            Gen::Map(g, f) => self.item(g, k, &mut |lw, x| {
+                let y = lw.apply(f, vec![x])?;
+                cont(lw, y)
+            }),
+            Gen::Filter(g, f) => self.item(g, k, &mut |lw, x| {
+                let c = lw.apply(f, vec![x.clone()])?;
+                let (ct, reads) = lw.val_tokens(&c)?;
+                let cv = lw.data("c", Kind::Data(DataKind::Bool), ct, reads);
+                let (then, ()) = lw.in_block(|lw| cont(lw, x))?;
+                lw.emit(Stmt::If {
+                    cond: cv,
+                    then,
+                    els: vec![],
+                });
+                Ok(())
+            }),
+            Gen::Reindex(g, r) => {
+                let kt = self.tok(&k);
+                let mut reads: Vec<V> = k.var().into_iter().collect();
+                let t = match r {
+                    Reindex::Rev(n) => {
+                        let ni = self.ident(*n).clone();
+                        reads.push(*n);
+                        quote!(#ni - 1 - #kt)
+                    }
+                    Reindex::Skip(n) => {
+                        let nt = self.tok(n);
+                        reads.extend(n.var());
+                        quote!(#kt + #nt)
+                    }
+                    Reindex::StepBy(s) => {
+                        let st = self.tok(s);
+                        reads.extend(s.var());
+                        quote!(#kt * #st)
+                    }
+                };
+                let k2 = self.int(t, reads);
+                self.item(g, Op::Var(k2), cont)
+            }
+        }
+    }
+
+    /// `s[lo..hi]` for bounds the iterator guarantees.
+    fn seq_window_unchecked(&mut self, s: &Seq, lo: Op, hi: Op) -> Seq {
+        let (lt, ht) = (self.tok(&lo), self.tok(&hi));
+        let reads: Vec<V> = [lo.var(), hi.var()].into_iter().flatten().collect();
+        let len = self.int(quote!(#ht - #lt), reads);
+        let off = match &s.window {
+            None => lo,
+            Some((o, _)) => {
+                let ot = self.tok(o);
+                let reads = [o.var(), lo.var()].into_iter().flatten().collect();
+                Op::Var(self.int(quote!(#ot + #lt), reads))
+            }
+        };
+        Seq {
+            root: s.root,
+            prefix: s.prefix.clone(),
+            depth: s.depth,
+            window: Some((off, len)),
+        }
+    }
+}
+
+/// Methods that make or adapt iterators.
+pub fn iter_method(name: &str) -> bool {
+    matches!(
+        name,
+        "iter"
+            | "into_iter"
+            | "iter_mut"
+            | "copied"
+            | "cloned"
+            | "by_ref"
+            | "windows"
+            | "chunks"
+            | "chunks_exact"
+            | "enumerate"
+            | "zip"
+            | "map"
+            | "filter"
+            | "rev"
+            | "skip"
+            | "take"
+            | "step_by"
+    )
+}

@@ -1,0 +1,284 @@
+//! Calls of functions the macro cannot see into, differentiated once, in the forward
+//! sweep: by forward lanes (`Dual<f64, [f64; K]>`, one lane per active scalar input:
+//! the partials kept in data variables), or on the tape (one recording; a differentiated
+//! callee records one node; the gradient kept on the stack for the reverse sweep).
+
+use super::*;
+
+impl Printer<'_> {
+    /// The data arguments of a call, converted to the callee's scalar where it needs.
+    fn data_arg(&self, c: &Call, t: &TokenStreamEq, shape: DataArg) -> TokenStream {
+        let t = &t.0;
+        match (c.convert, shape) {
+            (false, _) | (true, DataArg::Other) => quote!(#t),
+            (true, DataArg::Float) => quote!(::fazang::__private::lit(#t)),
+            (true, DataArg::FloatSlice) => quote!(&*::fazang::__private::adapt_ref(#t)),
+            (true, DataArg::Pass) => quote!(::fazang::__private::pass(#t)),
+        }
+    }
+
+    /// `?`, `.unwrap()`, `.expect(..)` on a call's result.
+    fn unwrapped(&self, c: &Call, call: TokenStream) -> TokenStream {
+        match &c.fallible {
+            Fallible::No => call,
+            Fallible::Question => quote!(#call?),
+            Fallible::Unwrap => quote!(#call.unwrap()),
+            Fallible::Expect(m) => {
+                let m = &m.0;
+                quote!(#call.expect(#m))
+            }
+        }
+    }
+
+    pub fn fwd_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        match c.how {
+            CallHow::Lanes => self.fwd_lanes(s, c),
+            CallHow::Tape => self.fwd_tape(s, c),
+        }
+    }
+
+    fn fwd_lanes(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        let k = c
+            .args
+            .iter()
+            .filter(|a| matches!(a, CallArg::Scalar(_) | CallArg::InOut(_)))
+            .count();
+        let mut pre = Vec::new();
+        let mut args = Vec::new();
+        let mut inouts = Vec::new();
+        let mut lane = 0usize;
+        for a in &c.args {
+            match a {
+                CallArg::Scalar(op) => {
+                    let (t, x) = (self.tmp("l"), self.op(op));
+                    pre.push(quote!(let #t = ::fazang::__private::lane::<#k>(#x, #lane);));
+                    args.push(quote!(#t));
+                    lane += 1;
+                }
+                CallArg::InOut(v) => {
+                    let (t, x) = (self.tmp("l"), self.name(*v));
+                    pre.push(quote!(let mut #t = ::fazang::__private::lane::<#k>(#x, #lane);));
+                    args.push(quote!(&mut #t));
+                    inouts.push((*v, t));
+                    lane += 1;
+                }
+                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape)),
+                CallArg::Slice(_) => return Err("an array passed by lanes".into()),
+            }
+        }
+        let callee = &c.callee.0;
+        let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
+        let saves = self.saves_of_call(s, c)?;
+        let r = self.tmp("r");
+        let mut after = Vec::new();
+        let mut row = 0usize;
+        if let Some(out) = c.out {
+            let n = self.name(out);
+            after.push(quote!(#n = #r.re;));
+            after.push(self.lanes_into(c, row, &r));
+            row += 1;
+        } else if let Some(d) = c.data_out {
+            let n = self.name(d);
+            after.push(quote!(#n = #r;));
+        }
+        for (v, t) in &inouts {
+            let n = self.name(*v);
+            after.push(quote!(#n = #t.re;));
+            after.push(self.lanes_into(c, row, t));
+            row += 1;
+        }
+        Ok(quote!({ #(#pre)* let #r = #call; #saves #(#after)* }))
+    }
+
+    /// `p[row][j] = x.eps[j]`.
+    fn lanes_into(&self, c: &Call, row: usize, x: &Ident) -> TokenStream {
+        let sets = c.partials[row].iter().enumerate().map(|(j, p)| {
+            let n = self.name(*p);
+            quote!(#n = #x.eps[#j];)
+        });
+        quote!(#(#sets)*)
+    }
+
+    fn saves_of_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        let _ = c;
+        let mut out = Vec::new();
+        for v in super::super::visit::defs(s) {
+            if self.saves(s, v) {
+                out.push(self.push(v)?);
+            }
+        }
+        Ok(quote!(#(#out)*))
+    }
+
+    fn fwd_tape(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        let (xs, g, vs) = (self.tmp("xs"), self.tmp("gb"), self.tmp("v"));
+        let mut fill = Vec::new();
+        let mut args = Vec::new();
+        for a in &c.args {
+            match a {
+                CallArg::Scalar(op) => {
+                    let (o, x) = (self.tmp("o"), self.op(op));
+                    fill.push(quote!(let #o = #xs.len(); #xs.push(#x);));
+                    args.push(quote!(#vs[#o]));
+                }
+                CallArg::Slice(seq) => {
+                    let (o, e) = (self.tmp("o"), self.tmp("e"));
+                    let sl = self.seq_slice(seq);
+                    fill.push(
+                        quote!(let #o = #xs.len(); #xs.extend_from_slice(#sl); let #e = #xs.len();),
+                    );
+                    args.push(quote!(&#vs[#o..#e]));
+                }
+                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape)),
+                CallArg::InOut(_) => return Err("a `&mut` float passed on the tape".into()),
+            }
+        }
+        let callee = &c.callee.0;
+        let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
+        let out = c.out.expect("a taped call returns a float");
+        let n = self.name(out);
+        let saves = self.saves_of_call(s, c)?;
+        let run = match c.fallible {
+            Fallible::Question => {
+                quote!(::fazang::__private::taped_call_result(&#xs, &mut #g, |#vs: &[::fazang::Var]| #callee(#(#args),*))?)
+            }
+            _ => {
+                quote!(::fazang::__private::taped_call(&#xs, &mut #g, |#vs: &[::fazang::Var]| #call))
+            }
+        };
+        Ok(quote!({
+            let mut #xs = __fz_st.take_buf();
+            #(#fill)*
+            let mut #g = __fz_st.take_buf();
+            let __fz_y: f64 = #run;
+            #saves
+            #n = __fz_y;
+            __fz_st.give_buf(#xs);
+            __fz_st.push_buf(#g);
+        }))
+    }
+
+    /// A sequence as a slice of `f64` in generated code.
+    fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
+        let p = self.place(
+            &Place {
+                root: s.root,
+                path: s.prefix.clone(),
+            },
+            false,
+        );
+        match &s.window {
+            None => quote!(&#p[..]),
+            Some((o, n)) => {
+                let (o, n) = (self.op(o), self.name(*n));
+                quote!(&#p[#o..#o + #n])
+            }
+        }
+    }
+
+    pub fn rev_call(&self, s: &Stmt, c: &Call, active: bool) -> Result<TokenStream, String> {
+        let restore = self.restores(s);
+        if c.how == CallHow::Tape {
+            let g = self.tmp("gb");
+            let body = if active {
+                self.rev_tape(c, &g)
+            } else {
+                quote!()
+            };
+            return Ok(
+                quote!({ let #g = __fz_st.pop_buf(); #body __fz_st.give_buf(#g); #restore }),
+            );
+        }
+        if !active {
+            return Ok(restore);
+        }
+        // The outputs' adjoints, taken (and cleared) first: a `&mut` float is an input too.
+        let mut outs = Vec::new();
+        let mut take = Vec::new();
+        let out_vars: Vec<V> = c
+            .out
+            .into_iter()
+            .chain(c.args.iter().filter_map(|a| match a {
+                CallArg::InOut(v) => Some(*v),
+                _ => None,
+            }))
+            .collect();
+        for v in &out_vars {
+            let g = self.tmp("g");
+            if self.facts.active[*v] {
+                let a = self.adj(*v);
+                take.push(quote!(let #g: f64 = #a; #a = 0.0;));
+            } else {
+                take.push(quote!(let #g: f64 = 0.0;));
+            }
+            outs.push(g);
+        }
+        let mut adds = Vec::new();
+        let mut j = 0usize;
+        for a in &c.args {
+            let input = match a {
+                CallArg::Scalar(op) => Some(op.clone()),
+                CallArg::InOut(v) => Some(Op::Var(*v)),
+                _ => None,
+            };
+            let Some(op) = input else { continue };
+            let terms = outs.iter().enumerate().map(|(i, g)| {
+                let p = self.name(c.partials[i][j]);
+                quote!(#g * #p)
+            });
+            adds.push(self.add_to(&op, quote!((#(#terms)+*))));
+            j += 1;
+        }
+        Ok(quote!({ #(#take)* #(#adds)* #restore }))
+    }
+
+    /// The reverse of a taped call: its gradient (in `g`) times the result's adjoint.
+    fn rev_tape(&self, c: &Call, g: &Ident) -> TokenStream {
+        let out = c.out.expect("a taped call returns a float");
+        let (a, y) = (self.adj(out), self.tmp("g"));
+        let mut adds = Vec::new();
+        let off = self.tmp("o");
+        for arg in &c.args {
+            match arg {
+                CallArg::Scalar(op) => {
+                    let add = self.add_to(op, quote!(#y * #g[#off]));
+                    adds.push(quote!(#add #off += 1;));
+                }
+                CallArg::Slice(s) if self.facts.active[s.root] => {
+                    let (o, n) = match &s.window {
+                        Some((o, n)) => (self.op(o), self.name(*n).clone()),
+                        None => unreachable!("taped slices have windows"),
+                    };
+                    let dst = self.place(
+                        &Place {
+                            root: s.root,
+                            path: s.prefix.clone(),
+                        },
+                        true,
+                    );
+                    adds.push(quote! {
+                        for __fz_j in 0..#n {
+                            #dst[#o + __fz_j] += #y * #g[#off + __fz_j];
+                        }
+                        #off += #n;
+                    });
+                }
+                CallArg::Slice(s) => {
+                    let n = match &s.window {
+                        Some((_, n)) => self.name(*n).clone(),
+                        None => unreachable!("taped slices have windows"),
+                    };
+                    adds.push(quote!(#off += #n;));
+                }
+                _ => {}
+            }
+        }
+        quote!({
+            let #y: f64 = #a;
+            #a = 0.0;
+            let mut #off = 0usize;
+            #(#adds)*
+            let _ = #off;
+        })
+    }
+}

@@ -1,0 +1,288 @@
+//! Printers of the core form: the adjoint (a forward sweep keeping what the analyses say,
+//! then the reverse sweep, statement by statement backwards).
+//!
+//! The generated hidden function `__name_adjoint(params.., seed, grads..)` runs both sweeps
+//! and adds `seed` times the gradient into the buffers `grads` (one per active parameter:
+//! `&mut f64` for a scalar, `&mut [T]` for arrays, slices and vectors, `&mut Bar` for a
+//! registered struct); `name_grad` and `name_grad_into` call it with their own buffers.
+
+mod call;
+mod forward;
+mod reverse;
+
+use super::analysis::Facts;
+use super::*;
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+
+/// What the printers share.
+pub struct Printer<'a> {
+    pub f: &'a Func,
+    pub facts: &'a Facts,
+    /// Per active parameter's variable: the gradient buffer it accumulates into directly.
+    pub buffers: Vec<Option<Ident>>,
+    fresh: std::cell::Cell<usize>,
+}
+
+impl<'a> Printer<'a> {
+    pub fn new(f: &'a Func, facts: &'a Facts) -> Self {
+        let mut buffers = vec![None; f.vars.len()];
+        for p in &f.params {
+            if p.active && !p.copied && !matches!(p.shape, ParamShape::Scalar) {
+                buffers[p.var] = Some(grad_buffer(p));
+            }
+        }
+        Printer {
+            f,
+            facts,
+            buffers,
+            fresh: std::cell::Cell::new(0),
+        }
+    }
+
+    pub fn name(&self, v: V) -> &Ident {
+        &self.f.vars[v].ident
+    }
+
+    /// The adjoint of a variable.
+    pub fn adj(&self, v: V) -> Ident {
+        match &self.buffers[v] {
+            Some(b) => b.clone(),
+            None => format_ident!(
+                "__fz_adj{}",
+                self.name(v).to_string().trim_start_matches("__fz")
+            ),
+        }
+    }
+
+    pub fn tmp(&self, what: &str) -> Ident {
+        let n = self.fresh.get();
+        self.fresh.set(n + 1);
+        format_ident!("__fzr_{}{}", what, n)
+    }
+
+    pub fn op(&self, o: &Op) -> TokenStream {
+        match o {
+            Op::Var(v) => {
+                let n = self.name(*v);
+                quote!(#n)
+            }
+            Op::Const(t) => t.0.clone(),
+        }
+    }
+
+    /// `root[i][j].f` (for the adjoint: its adjoint array).
+    pub fn place(&self, p: &Place, adjoint: bool) -> TokenStream {
+        let mut t = if adjoint {
+            let a = self.adj(p.root);
+            quote!(#a)
+        } else {
+            let n = self.name(p.root);
+            quote!(#n)
+        };
+        for x in &p.path {
+            match x {
+                Proj::Index(i) => {
+                    let i = self.op(i);
+                    t = quote!(#t[#i]);
+                }
+                Proj::Field(m) => t = quote!(#t.#m),
+            }
+        }
+        t
+    }
+
+    pub fn saves(&self, s: &Stmt, v: V) -> bool {
+        self.facts.saves.contains(&(super::analysis::key(s), v))
+    }
+
+    /// `push` of `v`'s current value.
+    pub fn push(&self, v: V) -> Result<TokenStream, String> {
+        let n = self.name(v);
+        Ok(match self.f.vars[v].kind {
+            Kind::F64 => quote!(__fz_st.push(#n);),
+            Kind::Data(DataKind::Int | DataKind::Bool) => quote!(__fz_st.push_any(#n);),
+            Kind::Array => quote!(__fz_st.push_array(&#n);),
+            _ => {
+                return Err(format!(
+                    "a value of a type the macro cannot see (`{}`) that the reverse sweep needs \
+                     after it changes",
+                    n
+                ))
+            }
+        })
+    }
+
+    /// Restore `v` from the stack (mirrors [`Printer::push`]).
+    pub fn pop(&self, v: V) -> TokenStream {
+        let n = self.name(v);
+        match self.f.vars[v].kind {
+            Kind::F64 => quote!(#n = __fz_st.pop();),
+            Kind::Array => quote!(__fz_st.pop_array(&mut #n);),
+            _ => quote!(#n = __fz_st.pop_any();),
+        }
+    }
+}
+
+/// The gradient buffer parameter of an active parameter.
+pub fn grad_buffer(p: &Param) -> Ident {
+    format_ident!("__fz_g_{}", p.ident)
+}
+
+/// The body of `__name_adjoint`: both sweeps; `Err` for what cannot be printed.
+pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
+    let p = Printer::new(f, facts);
+    let decls = p.declarations()?;
+    let fwd = p.forward(&f.body)?;
+    let ret = p.name(f.ret);
+    let adjs = p.adjoint_decls();
+    let rev = p.reverse(&f.body)?;
+    let finish = p.param_adjoints();
+    let ret_adj = p.adj(f.ret);
+    let seed = if facts.active[f.ret] {
+        quote!(#ret_adj = __fz_seed;)
+    } else {
+        quote!()
+    };
+    Ok(quote! {
+        let mut __fz_st = ::fazang::__private::stacks();
+        #decls
+        #fwd
+        let __fz_value: f64 = #ret;
+        #adjs
+        #seed
+        #rev
+        #finish
+        __fz_value
+    })
+}
+
+impl Printer<'_> {
+    /// Variables declared at the top: every float, integer and boolean the body uses, and
+    /// local arrays; data of other types is declared where it is computed.
+    fn declarations(&self) -> Result<TokenStream, String> {
+        if let Some(v) = self
+            .facts
+            .read_back
+            .iter()
+            .find(|v| super::analysis::scoped(self.f, **v))
+        {
+            return Err(format!(
+                "a value of a type the macro cannot see (`{}`) that the reverse sweep reads",
+                self.name(*v)
+            ));
+        }
+        let mut seen = vec![false; self.f.vars.len()];
+        let mut idx = HashSet::new();
+        super::visit::each_stmt(&self.f.body, &mut |s| {
+            for v in super::visit::defs(s)
+                .into_iter()
+                .chain(super::visit::uses(s))
+            {
+                seen[v] = true;
+            }
+            match s {
+                Stmt::For { idx: k, exit, .. } => {
+                    idx.insert(*k);
+                    if let Some(e) = exit {
+                        seen[e.trips] = true;
+                    }
+                }
+                Stmt::Loop { exit, .. } => seen[exit.trips] = true,
+                Stmt::Push { dst, .. } => seen[*dst] = true,
+                Stmt::Store { place, .. } => seen[place.root] = true,
+                _ => {}
+            }
+        });
+        seen[self.f.ret] = true;
+        let mut out = Vec::new();
+        for p in &self.f.params {
+            let (n, x) = (self.name(p.var), &p.ident);
+            if p.copied {
+                out.push(match (&p.shape, self.f.vars[p.var].kind) {
+                    (ParamShape::Seq { .. }, Kind::Array) => {
+                        quote!(let mut #n = ::fazang::__private::to_local(&#x);)
+                    }
+                    _ => quote!(let mut #n = #x;),
+                });
+            }
+        }
+        let params: HashSet<V> = self.f.params.iter().map(|p| p.var).collect();
+        for (v, var) in self.f.vars.iter().enumerate() {
+            if !seen[v] || params.contains(&v) || idx.contains(&v) {
+                continue;
+            }
+            let n = &var.ident;
+            out.push(match var.kind {
+                Kind::F64 => quote!(let mut #n: f64 = 0.0;),
+                Kind::Data(DataKind::Bool) => quote!(let mut #n: bool = false;),
+                Kind::Data(DataKind::Int) => {
+                    quote!(let mut #n = ::core::default::Default::default();)
+                }
+                Kind::Array => self.array_decl(v),
+                Kind::Data(DataKind::Other) | Kind::ParamSeq => continue,
+            });
+        }
+        Ok(quote!(#(#out)*))
+    }
+
+    /// A local array's declaration, shaped as its first allocation.
+    fn array_decl(&self, v: V) -> TokenStream {
+        let n = self.name(v);
+        let mut init = None;
+        super::visit::each_stmt(&self.f.body, &mut |s| {
+            if let Stmt::Alloc { dst, init: i } = s {
+                if *dst == v && init.is_none() {
+                    init = Some(i.clone());
+                }
+            }
+        });
+        match init {
+            Some(Init::Repeat(_, len, ArrayForm::Fixed)) => {
+                let len = self.op(&len);
+                quote!(let mut #n = [0.0f64; #len];)
+            }
+            Some(Init::List(xs, ArrayForm::Fixed)) => {
+                let len = xs.len();
+                quote!(let mut #n = [0.0f64; #len];)
+            }
+            _ => quote!(let mut #n = ::std::vec::Vec::new();),
+        }
+    }
+
+    /// Adjoints of the active variables, zero (arrays shaped as they are now).
+    fn adjoint_decls(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for (v, var) in self.f.vars.iter().enumerate() {
+            if !self.facts.active[v] || self.buffers[v].is_some() {
+                continue;
+            }
+            let (a, n) = (self.adj(v), &var.ident);
+            out.push(match var.kind {
+                Kind::F64 => quote!(let mut #a: f64 = 0.0;),
+                _ => quote!(let mut #a = ::fazang::__private::zeros_like(&#n);),
+            });
+        }
+        quote!(#(#out)*)
+    }
+
+    /// Adjoints of parameters held locally, added into their buffers.
+    fn param_adjoints(&self) -> TokenStream {
+        let mut out = Vec::new();
+        for p in &self.f.params {
+            if !p.active || self.buffers[p.var].is_some() {
+                continue;
+            }
+            let g = grad_buffer(p);
+            if !self.facts.active[p.var] {
+                continue;
+            }
+            let a = self.adj(p.var);
+            out.push(match p.shape {
+                ParamShape::Scalar => quote!(*#g += #a;),
+                _ => quote!(::fazang::__private::accumulate(&mut *#g, &#a[..]);),
+            });
+        }
+        quote!(#(#out)*)
+    }
+}
