@@ -151,6 +151,6 @@ pub fn workload() -> Workload {
 }
 
 /// echidna's `jacobian` runs forward mode on its `Dual`; the same body.
-fn layer_peer_dual(x: &[EchidnaDual], l: &Layer) -> Vec<EchidnaDual> {
+pub(crate) fn layer_peer_dual(x: &[EchidnaDual], l: &Layer) -> Vec<EchidnaDual> {
     layer_peer(x, l)
 }
