@@ -224,3 +224,112 @@ pub fn triplets_dense(n_rows: usize, n_cols: usize, t: &[(usize, usize, f64)]) -
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// f(x) = x₀² + 3 x₁ at two points, with its gradient written by hand.
+    fn workload() -> Checked {
+        let f = |x: &[f64]| x[0] * x[0] + 3.0 * x[1];
+        Checked::new("t", 2, vec![1.0, 2.0, -0.5, 4.0], 2, f).hand(
+            vec![0.0; 2],
+            move |x, g| {
+                g[0] = 2.0 * x[0];
+                g[1] = 3.0;
+                f(x)
+            },
+            flat,
+        )
+    }
+
+    #[test]
+    fn a_right_variant_is_kept_and_timed_at_every_point() {
+        let mut w = workload()
+            .variant(
+                "right",
+                vec![0.0; 2],
+                |x, g| {
+                    g.copy_from_slice(&[2.0 * x[0], 3.0]);
+                    x[0] * x[0] + 3.0 * x[1]
+                },
+                flat,
+            )
+            .build();
+        assert_eq!(w.calls, 2);
+        let names: Vec<_> = w.variants.iter().map(|v| v.name).collect();
+        assert_eq!(names, [PRIMAL, HAND, "right"]);
+        // The sum of the values at both points.
+        assert_eq!((w.variants[2].run)(), 7.0 + 12.25);
+    }
+
+    #[test]
+    #[should_panic(expected = "the hand-written derivative says")]
+    fn a_wrong_derivative_at_one_point_is_refused() {
+        workload().variant(
+            "wrong",
+            vec![0.0; 2],
+            |x, g| {
+                let off = if x[0] < 0.0 { 1e-6 } else { 0.0 };
+                g.copy_from_slice(&[2.0 * x[0] + off, 3.0]);
+                x[0] * x[0] + 3.0 * x[1]
+            },
+            flat,
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the primal says")]
+    fn a_wrong_value_is_refused() {
+        workload().variant(
+            "wrong",
+            vec![0.0; 2],
+            |x, g| {
+                g.copy_from_slice(&[2.0 * x[0], 3.0]);
+                x[0] * x[0]
+            },
+            flat,
+        );
+    }
+
+    #[test]
+    fn a_part_is_checked_against_that_part_only() {
+        workload().variant_part(
+            "second",
+            1..2,
+            vec![0.0],
+            |x, g| {
+                g[0] = 3.0;
+                x[0] * x[0] + 3.0 * x[1]
+            },
+            flat,
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "the hand-written derivative says")]
+    fn a_reference_other_than_the_hand_row_is_used() {
+        workload().variant_against(
+            "against",
+            |x| vec![x[0]],
+            vec![0.0],
+            |x, g| {
+                g[0] = 2.0 * x[0];
+                x[0] * x[0] + 3.0 * x[1]
+            },
+            flat,
+        );
+    }
+
+    #[test]
+    fn triplets_become_the_dense_matrix() {
+        let d = triplets_dense(2, 3, &[(0, 2, 1.5), (1, 0, -2.0)]);
+        assert_eq!(d, [0.0, 0.0, 1.5, -2.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    #[should_panic(expected = "repeated")]
+    fn a_repeated_triplet_is_refused() {
+        triplets_dense(2, 2, &[(0, 1, 1.0), (0, 1, 1.0)]);
+    }
+}
