@@ -22,6 +22,11 @@ fn main() {
             _ => only.push(a),
         }
     }
+    println!(
+        "Profile: `{}`; load average at start: {}",
+        profile(),
+        load()
+    );
     // num-dual's second-order numbers for 100 inputs are 80 KB each, on the stack: the
     // default 8 MB main thread is not enough for the Rosenbrock Hessian.
     std::thread::Builder::new()
@@ -30,4 +35,20 @@ fn main() {
         .expect("a thread for the benchmarks")
         .join()
         .expect("the benchmarks ran");
+    println!("\nLoad average at the end: {}", load());
+}
+
+/// The build profile, from the binary's directory (`target/<profile>/ratios`).
+fn profile() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.file_name()?.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The 1, 5 and 15 minute load averages (Linux), for the reader to judge the noise.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
