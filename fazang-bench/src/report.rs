@@ -76,7 +76,7 @@ fn print_classic(only: &[String], samples: usize, batch: Duration) {
 }
 
 /// Time every variant of every workload.
-pub(crate) fn time_all(workloads: Vec<Workload>, samples: usize, batch: Duration) -> Vec<Row> {
+fn time_all(workloads: Vec<Workload>, samples: usize, batch: Duration) -> Vec<Row> {
     let mut rows = Vec::new();
     for mut w in workloads {
         let mut runs: Vec<&mut dyn FnMut() -> f64> = w
@@ -97,11 +97,9 @@ pub(crate) fn time_all(workloads: Vec<Workload>, samples: usize, batch: Duration
     rows
 }
 
-/// A timed workload: name, inputs, calls per run, (variant, seconds per call).
-pub(crate) type Row = (&'static str, usize, usize, Vec<(&'static str, f64)>);
+type Row = (&'static str, usize, usize, Vec<(&'static str, f64)>);
 
-/// The time of the variant `name`, if the workload has it.
-pub(crate) fn time_of(r: &Row, name: &str) -> Option<f64> {
+fn time_of(r: &Row, name: &str) -> Option<f64> {
     r.3.iter().find(|(n, _)| *n == name).map(|&(_, t)| t)
 }
 
@@ -140,8 +138,7 @@ fn print_times(rows: &[Row]) {
     }
 }
 
-/// `a / b` to two decimals, or `-`.
-pub(crate) fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) => format!("{:.2}", a / b),
         _ => "-".into(),
