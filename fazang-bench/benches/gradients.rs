@@ -2,14 +2,19 @@
 //! hand-written, fazang `_grad`, fazang runtime driver, num-dual, echidna, ad_trait).
 //! Short runs, so the whole suite takes a few minutes:
 //! `cargo bench -p fazang-bench` (add a workload name to run one group).
-//! The one-table summary is the `ratios` binary.
+//! The goal suites (`gradients`, `second`) follow the classic workloads. The one-table
+//! summary is the `ratios` binary.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::Duration;
 
 fn workloads(c: &mut Criterion) {
-    for mut w in fazang_bench::all() {
+    let goals = fazang_bench::goals::SUITES
+        .into_iter()
+        .flat_map(fazang_bench::goals::names)
+        .map(|n| fazang_bench::goals::by_name(n).expect("a goal workload"));
+    for mut w in fazang_bench::all().into_iter().chain(goals) {
         let mut group = c.benchmark_group(w.name);
         group
             .warm_up_time(Duration::from_millis(500))

@@ -9,7 +9,9 @@
 
 #![forbid(unsafe_code)]
 
+pub mod checked;
 pub mod data;
+pub mod goals;
 pub mod peers;
 pub mod report;
 pub mod tape;
@@ -105,8 +107,11 @@ pub fn hessians() -> Vec<Workload> {
     ]
 }
 
-/// The workload called `name`, checked (without building the others).
+/// The workload called `name` (of any suite), checked (without building the others).
 pub fn by_name(name: &str) -> Option<Workload> {
+    if let Some(w) = goals::by_name(name) {
+        return Some(w);
+    }
     Some(match name {
         "rosenbrock" => workloads::rosenbrock::workload(),
         "rosenbrock_loop" => workloads::rosenbrock::workload_loop(),

@@ -31,6 +31,10 @@ pub trait PeerNum:
     fn ln_1p(self) -> Self;
     /// tanh x.
     fn tanh(self) -> Self;
+    /// cosh x.
+    fn cosh(self) -> Self;
+    /// sin x.
+    fn sin(self) -> Self;
 }
 
 impl PeerNum for f64 {
@@ -57,6 +61,12 @@ impl PeerNum for f64 {
     }
     fn tanh(self) -> Self {
         f64::tanh(self)
+    }
+    fn cosh(self) -> Self {
+        f64::cosh(self)
+    }
+    fn sin(self) -> Self {
+        f64::sin(self)
     }
 }
 
@@ -99,6 +109,14 @@ macro_rules! peer_via_float {
             #[inline]
             fn tanh(self) -> Self {
                 num_traits::Float::tanh(self)
+            }
+            #[inline]
+            fn cosh(self) -> Self {
+                num_traits::Float::cosh(self)
+            }
+            #[inline]
+            fn sin(self) -> Self {
+                num_traits::Float::sin(self)
             }
         }
     };
@@ -152,6 +170,14 @@ impl<const N: usize> PeerNum for NumDual<N> {
     fn tanh(self) -> Self {
         num_dual::DualNum::tanh(&self)
     }
+    #[inline]
+    fn cosh(self) -> Self {
+        num_dual::DualNum::cosh(&self)
+    }
+    #[inline]
+    fn sin(self) -> Self {
+        num_dual::DualNum::sin(&self)
+    }
 }
 
 /// ad_trait's reverse-mode number (a thread-local computation graph).
@@ -189,6 +215,14 @@ impl PeerNum for AdTrait {
     #[inline]
     fn tanh(self) -> Self {
         simba::scalar::ComplexField::tanh(self)
+    }
+    #[inline]
+    fn cosh(self) -> Self {
+        simba::scalar::ComplexField::cosh(self)
+    }
+    #[inline]
+    fn sin(self) -> Self {
+        simba::scalar::ComplexField::sin(self)
     }
 }
 

@@ -6,14 +6,46 @@ use crate::timer::median_times;
 use crate::Workload;
 use std::time::Duration;
 
-/// Times every workload (or those named in `only`) and prints the tables (markdown).
-/// `quick` takes fewer samples.
-pub fn print(quick: bool, only: &[String]) {
+/// Times the suites named in `suites` and the workloads named in `only` (everything when
+/// both are empty) and prints the tables (markdown). `quick` takes fewer samples.
+pub fn print(quick: bool, suites: &[String], only: &[String]) {
     let (samples, batch) = if quick {
         (5, Duration::from_millis(20))
     } else {
         (21, Duration::from_millis(50))
     };
+    for s in suites {
+        assert!(
+            s == "classic" || crate::goals::SUITES.contains(&s.as_str()),
+            "no suite called {s} (classic, {})",
+            crate::goals::SUITES.join(", ")
+        );
+    }
+    let everything = suites.is_empty() && only.is_empty();
+    let classic: Vec<String> = only
+        .iter()
+        .filter(|n| crate::goals::suite_of(n).is_none())
+        .cloned()
+        .collect();
+    if everything || suites.iter().any(|s| s == "classic") || !classic.is_empty() {
+        let all = everything || suites.iter().any(|s| s == "classic");
+        print_classic(if all { &[] } else { &classic }, samples, batch);
+    }
+    for suite in crate::goals::SUITES {
+        let whole = everything || suites.iter().any(|s| s == suite);
+        let names: Vec<&str> = crate::goals::names(suite)
+            .iter()
+            .copied()
+            .filter(|n| whole || only.iter().any(|o| o == n))
+            .collect();
+        if !names.is_empty() {
+            crate::goals::report::print_suite(suite, &names, samples, batch);
+        }
+    }
+}
+
+/// The classic suite: the workloads `only` (all when empty), times and ratios.
+fn print_classic(only: &[String], samples: usize, batch: Duration) {
     let named: Vec<Workload> = only
         .iter()
         .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")))

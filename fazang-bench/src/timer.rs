@@ -13,6 +13,20 @@ pub fn median_times(
     samples: usize,
     batch: Duration,
 ) -> Vec<f64> {
+    sample_times(runs, samples, batch)
+        .into_iter()
+        .map(median)
+        .collect()
+}
+
+/// Seconds per `run` of each variant, every sample: `times[variant][sample]`. Sample `i`
+/// of every variant is taken in the same round, one variant after the other, so that
+/// `times[a][i] / times[b][i]` pairs measurements taken close in time.
+pub fn sample_times(
+    runs: &mut [&mut dyn FnMut() -> f64],
+    samples: usize,
+    batch: Duration,
+) -> Vec<Vec<f64>> {
     let reps: Vec<u32> = runs
         .iter_mut()
         .map(|r| calibrate(&mut **r, batch))
@@ -28,7 +42,7 @@ pub fn median_times(
             t.push(start.elapsed().as_secs_f64() / f64::from(n));
         }
     }
-    times.into_iter().map(median).collect()
+    times
 }
 
 /// Calls per batch so that one batch lasts about `batch` (after a warm-up).
@@ -43,7 +57,8 @@ fn calibrate(run: &mut dyn FnMut() -> f64, batch: Duration) -> u32 {
     ((batch.as_secs_f64() / per).round() as u32).max(1)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median.
+pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 {

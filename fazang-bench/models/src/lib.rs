@@ -7,6 +7,9 @@
 
 use fazang::prelude::*;
 
+pub mod user_grad;
+pub mod user_second;
+
 /// Rosenbrock's function: Σ_{i<n-1} 100 (x_{i+1} - x_i²)² + (1 - x_i)².
 #[differentiate]
 pub fn rosenbrock(x: &[f64]) -> f64 {

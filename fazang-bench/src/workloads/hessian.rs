@@ -26,7 +26,7 @@ pub const N: usize = 100;
 pub const CALLS: usize = 10_000;
 
 /// num-dual's second-order number with `K` directions.
-type NumDual2<const K: usize> = Dual2SVec64<K>;
+pub(crate) type NumDual2<const K: usize> = Dual2SVec64<K>;
 
 impl<const K: usize> PeerNum for NumDual2<K> {
     #[inline]
@@ -61,10 +61,18 @@ impl<const K: usize> PeerNum for NumDual2<K> {
     fn tanh(self) -> Self {
         DualNum::tanh(&self)
     }
+    #[inline]
+    fn cosh(self) -> Self {
+        DualNum::cosh(&self)
+    }
+    #[inline]
+    fn sin(self) -> Self {
+        DualNum::sin(&self)
+    }
 }
 
 /// num-dual's Hessian of `f`: value, gradient and rows written into `h`.
-fn num_dual_hessian<const K: usize>(
+pub(crate) fn num_dual_hessian<const K: usize>(
     f: impl Fn(&[NumDual2<K>]) -> NumDual2<K>,
     x: &[f64],
     h: &mut [Vec<f64>],
@@ -81,7 +89,7 @@ fn num_dual_hessian<const K: usize>(
 
 /// echidna's forward-over-reverse Hessian: record the bytecode tape, then 8 directions
 /// per replay.
-fn echidna_hessian(
+pub(crate) fn echidna_hessian(
     f: impl FnOnce(&[EchidnaBytecode]) -> EchidnaBytecode,
     x: &[f64],
 ) -> Vec<Vec<f64>> {
