@@ -25,6 +25,7 @@ pub fn run(body: &Body, params: Vec<Abs>, ret: Abs, callees: &Callees) -> Activi
         closure_ret: vec![Abs::Never; body.closures.len()],
         closures: vec![None; body.closures.len()],
         aliases: Vec::new(),
+        elem_aliases: Vec::new(),
         loops: Vec::new(),
         rets: Vec::new(),
         changed: false,
@@ -57,6 +58,8 @@ struct Walk<'a> {
     closures: Vec<Option<&'a ClosureExpr>>,
     /// `(r, x)`: binding `r` holds `&mut x`; what is written through `r` reaches `x`.
     aliases: Vec<(BindId, BindId)>,
+    /// `(r, x)`: binding `r` is `&mut` an element of `x` (`for r in x.iter_mut()`).
+    elem_aliases: Vec<(BindId, BindId)>,
     /// Loops being walked: label and the join of their `break` values.
     loops: Vec<(Option<String>, Abs)>,
     /// Closures being walked (their `return`s go to them).
@@ -80,6 +83,17 @@ impl<'a> Walk<'a> {
         for x in targets {
             if x != id {
                 self.flow(x, v.deref());
+            }
+        }
+        let elems: Vec<BindId> = self
+            .elem_aliases
+            .iter()
+            .filter(|(r, _)| *r == id)
+            .map(|(_, x)| *x)
+            .collect();
+        for x in elems {
+            if x != id {
+                self.flow(x, &Abs::Seq(Box::new(v.deref().clone())));
             }
         }
     }
@@ -320,6 +334,7 @@ impl<'a> Walk<'a> {
             Kind::For(label, p, it, b) => {
                 let v = self.expr(it);
                 self.bind_pat(p, &v.item());
+                self.note_iter_mut(p, it);
                 self.loops.push((label_name(label), Abs::Never));
                 self.block(b);
                 self.loops.pop();
@@ -429,6 +444,55 @@ pub fn root_local(e: &Expr) -> Option<BindId> {
         Kind::Index(b, _) | Kind::Field(b, _) | Kind::Paren(b) => root_local(b),
         Kind::Unary(UnOp::Deref(_), b) => root_local(b),
         Kind::MethodCall(m) => root_local(&m.receiver),
+        _ => None,
+    }
+}
+
+impl Walk<'_> {
+    /// `for o in x.iter_mut()` (through `zip`, `enumerate`, `rev`, `skip`, `take`): what
+    /// is written through `o` reaches `x`'s elements.
+    fn note_iter_mut(&mut self, p: &Pat, it: &Expr) {
+        let Some((root, path)) = iter_mut_item(it) else {
+            return;
+        };
+        let mut cur = p;
+        for i in path {
+            cur = match cur {
+                Pat::Tuple(ps) if i < ps.len() => &ps[i],
+                _ => return,
+            };
+        }
+        if let Pat::Ident { id, .. } = cur {
+            if !self.elem_aliases.contains(&(*id, root)) {
+                self.elem_aliases.push((*id, root));
+            }
+        }
+    }
+}
+
+/// The local an iterator's `iter_mut` items point into, and where they are in its items
+/// (tuple positions, outermost first).
+fn iter_mut_item(it: &Expr) -> Option<(BindId, Vec<usize>)> {
+    let Kind::MethodCall(m) = &it.peel().kind else {
+        return None;
+    };
+    match (m.method.to_string().as_str(), m.args.as_slice()) {
+        ("iter_mut", []) => root_local(&m.receiver).map(|r| (r, vec![])),
+        ("rev" | "skip" | "take" | "step_by", _) => iter_mut_item(&m.receiver),
+        ("enumerate", []) => iter_mut_item(&m.receiver).map(|(r, mut p)| {
+            p.insert(0, 1);
+            (r, p)
+        }),
+        ("zip", [other]) => match iter_mut_item(&m.receiver) {
+            Some((r, mut p)) => {
+                p.insert(0, 0);
+                Some((r, p))
+            }
+            None => iter_mut_item(other).map(|(r, mut p)| {
+                p.insert(0, 1);
+                (r, p)
+            }),
+        },
         _ => None,
     }
 }

@@ -6,13 +6,22 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 pub fn print(p: &Pat) -> TokenStream {
+    print_with(p, &|_, ident| ident.clone())
+}
+
+/// A pattern with each binding's name given by `name(binding, ident)`.
+pub fn print_with(
+    p: &Pat,
+    name: &dyn Fn(crate::model::BindId, &syn::Ident) -> syn::Ident,
+) -> TokenStream {
+    let print = |p: &Pat| print_with(p, name);
     match p {
         Pat::Ident {
+            id,
             by_ref,
             mutable,
             ident,
             sub,
-            ..
         } => {
             let r = by_ref.then(|| quote!(ref));
             let m = mutable.then(|| quote!(mut));
@@ -20,6 +29,7 @@ pub fn print(p: &Pat) -> TokenStream {
                 let s = print(s);
                 quote!(@ #s)
             });
+            let ident = name(*id, ident);
             quote!(#r #m #ident #sub)
         }
         Pat::Tuple(ps) => {

@@ -510,7 +510,13 @@ fn cheap_def(s: &Stmt, f: &Func) -> Option<V> {
             Rhs::Copy(_) | Rhs::Neg(_) | Rhs::Add(..) | Rhs::Sub(..) | Rhs::Mul(..) | Rhs::Div(..)
         )
         .then_some(*dst),
-        Stmt::Load { dst, place } => (f.vars[place.root].kind == Kind::ParamSeq).then_some(*dst),
+        // A read of a parameter, or of data the body never writes.
+        Stmt::Load { dst, place } => {
+            let root = place.root;
+            let fixed = f.vars[root].kind == Kind::ParamSeq
+                || (f.vars[root].kind == Kind::Data(DataKind::Other) && !scoped(f, root));
+            fixed.then_some(*dst)
+        }
         Stmt::Data {
             dst, pure: true, ..
         } => Some(*dst),
@@ -521,5 +527,21 @@ fn cheap_def(s: &Stmt, f: &Func) -> Option<V> {
 /// Data of a type the macro cannot see, declared where it is computed: the reverse sweep
 /// cannot read it (parameters aside, which are in scope everywhere).
 pub fn scoped(f: &Func, v: V) -> bool {
-    f.vars[v].kind == Kind::Data(DataKind::Other) && !f.params.iter().any(|p| p.var == v)
+    f.vars[v].kind == Kind::Data(DataKind::Other)
+        && !f.params.iter().any(|p| p.var == v)
+        && !top_level_once(f, v)
+}
+
+/// A variable the body's top level defines once (its `let` is in scope to the end).
+fn top_level_once(f: &Func, v: V) -> bool {
+    let mut defs_all = 0;
+    each_stmt(&f.body, &mut |s| {
+        defs_all += defs(s).iter().filter(|d| **d == v).count()
+    });
+    let top = f
+        .body
+        .iter()
+        .filter(|s| matches!(s, Stmt::Data { dst, .. } if *dst == v))
+        .count();
+    defs_all == 1 && top == 1
 }

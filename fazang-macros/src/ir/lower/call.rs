@@ -360,11 +360,28 @@ impl<'a> Lower<'a> {
                 })?;
                 Ok(Val::Unit)
             }
-            ("first" | "last", 0) => {
+            ("first" | "last", 0) | ("get", 1) => {
                 let n = self.seq_len(&s);
                 let ni = self.ident(n).clone();
-                let has = self.data("has", Kind::Data(DataKind::Bool), quote!(#ni > 0), vec![n]);
-                let k = if name == "first" {
+                let (has, k) = if name == "get" {
+                    if matches!(args[0].peel().kind, MKind::Range(..)) {
+                        return no("`get` of a range of an active array");
+                    }
+                    let k = self.index_op(&args[0])?;
+                    let kt = seq::op_tokens(self, &k);
+                    let mut reads = vec![n];
+                    reads.extend(k.var());
+                    let has =
+                        self.data("has", Kind::Data(DataKind::Bool), quote!(#kt < #ni), reads);
+                    (has, Some(k))
+                } else {
+                    let has =
+                        self.data("has", Kind::Data(DataKind::Bool), quote!(#ni > 0), vec![n]);
+                    (has, None)
+                };
+                let k = if let Some(k) = k {
+                    k
+                } else if name == "first" {
                     Op::Const(toks(quote!(0usize)))
                 } else {
                     Op::Var(self.data(
@@ -492,6 +509,12 @@ impl<'a> Lower<'a> {
         margs: &'a [MExpr],
         fallible: Fallible,
     ) -> R<Val> {
+        // A `Result` returned as the function's own result: its error returned, its value
+        // the result (what `?` then `Ok` do).
+        let fallible = match fallible {
+            Fallible::No if self.result_positions.contains(&e.id) => Fallible::Question,
+            f => f,
+        };
         let mut args = Vec::new();
         for (i, a) in margs.iter().enumerate() {
             let param = callee
@@ -564,7 +587,8 @@ impl<'a> Lower<'a> {
     /// module or impl block have known parameters.
     fn path_callee(&self, p: &syn::ExprPath, segs: &[String]) -> Callee {
         let last = segs.last().map(String::as_str).unwrap_or("");
-        let fazang = crate::model::known::is_fazang_fn(last) && segs.len() == 1;
+        let fazang = crate::model::known::is_fazang_fn(last)
+            && (segs.len() == 1 || segs.first().is_some_and(|s| s == "fazang"));
         let params = crate::activity::walk_support::known_callee(self.callees, segs, false)
             .map(|c| c.params.clone());
         Callee {
@@ -629,11 +653,17 @@ impl<'a> Lower<'a> {
                 } else {
                     DataArg::Other
                 });
-                CallArg::Data(toks(quote!(#i)), vec![d], sh)
+                // A float parameter given data the macro could not type (maybe borrowed).
+                let t = match sh {
+                    DataArg::Float => quote!(::fazang::__private::to_f64(#i)),
+                    _ => quote!(#i),
+                };
+                CallArg::Data(toks(t), vec![d], sh)
             }
             Val::Seq(s) => {
                 let (t, reads) = self.seq_tokens(&s);
-                let t = if s.window.is_some() || matches!(a.peel().kind, MKind::Reference { .. }) {
+                // Borrowed as the call borrows it (a window already is a slice).
+                let t = if matches!(a.peel().kind, MKind::Reference { .. }) {
                     quote!(&#t)
                 } else {
                     t

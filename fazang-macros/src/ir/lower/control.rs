@@ -171,12 +171,56 @@ impl<'a> Lower<'a> {
     /// `match x { arms }`: a chain of `if`s, each arm's test a data match.
     pub fn match_expr(&mut self, x: &'a MExpr, arms: &'a [Arm]) -> R<Val> {
         let scrut = self.expr(x)?;
+        if let Val::Opt(inner, has) = scrut {
+            return self.opt_arms(&inner, has, arms);
+        }
         let (st, sreads) = match &scrut {
             Val::F(_) | Val::D(_) | Val::Tuple(_) => self.val_tokens(&scrut)?,
             other => return no(format!("a `match` on {}", other.describe())),
         };
         let active = matches!(&scrut, Val::F(_)) && self.abs(x).active();
         self.arms(&scrut, &st, &sreads, active, arms)
+    }
+
+    /// `match` on an `Option` the lowering holds as a value and a flag: `Some(p)` tests the
+    /// flag and binds `p`, `None` tests its negation.
+    fn opt_arms(&mut self, inner: &Val, has: V, arms: &'a [Arm]) -> R<Val> {
+        let Some((arm, rest)) = arms.split_first() else {
+            self.emit(Stmt::Effect {
+                tokens: toks(quote!(::core::unreachable!();)),
+                reads: vec![],
+            });
+            return Ok(Val::Never);
+        };
+        if arm.guard.is_some() {
+            return no("a guard in a `match` on an `Option` of an active value");
+        }
+        let hi = self.ident(has).clone();
+        let (test, bind) = match &arm.pat {
+            MPat::TupleStruct(path, ps)
+                if ps.len() == 1 && path.segments.last().is_some_and(|s| s.ident == "Some") =>
+            {
+                (Some(quote!(#hi)), Some(&ps[0]))
+            }
+            MPat::Other(syn::Pat::Ident(pi)) if pi.ident == "None" => (Some(quote!(!#hi)), None),
+            p if irrefutable(p) => (None, None),
+            _ => return no("a pattern of an `Option` of an active value other than `Some`/`None`"),
+        };
+        let Some(test) = test else {
+            if let MPat::Ident { .. } = &arm.pat {
+                return no("a binding of a whole `Option` of an active value");
+            }
+            return self.expr(&arm.body);
+        };
+        let c = self.data("c", Kind::Data(DataKind::Bool), test, vec![has]);
+        let (tb, tv) = self.in_block(|lw| {
+            if let Some(p) = bind {
+                lw.bind_pat(p, inner.clone())?;
+            }
+            lw.expr(&arm.body)
+        })?;
+        let (eb, ev) = self.in_block(|lw| lw.opt_arms(inner, has, rest))?;
+        self.branches(c, vec![(tb, tv), (eb, ev)])
     }
 
     fn arms(
@@ -261,28 +305,7 @@ impl<'a> Lower<'a> {
         if active || matches!(p, MPat::Ident { .. }) {
             return self.bind_pat(p, scrut.clone());
         }
-        let mut ids = Vec::new();
-        model::visit::pat_bindings(p, &mut ids);
-        if ids.is_empty() {
-            return Ok(());
-        }
-        let pt = crate::codegen::pat::print(p);
-        for id in ids {
-            let name = &self.body.bindings[id].name;
-            let kind = self.kind_of_abs(self.act.of_bind(id));
-            let v = self.binding_var(id, kind);
-            self.emit(Stmt::Data {
-                dst: v,
-                expr: toks(quote!(match #st { #pt => #name, _ => ::core::unreachable!() })),
-                reads: sreads.to_vec(),
-                pure: false,
-            });
-            self.env[id] = Some(match kind {
-                Kind::F64 => Val::F(Op::Var(v)),
-                _ => Val::D(v),
-            });
-        }
-        Ok(())
+        self.destructure(p, st.clone(), sreads.to_vec())
     }
 
     /// The loop context a `break`/`continue` with `label` targets (its index).

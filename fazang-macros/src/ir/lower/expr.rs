@@ -44,23 +44,6 @@ impl<'a> Lower<'a> {
     /// active must come out as floats: were it data, its derivative would be lost
     /// silently; the function takes the tape instead.
     pub fn expr(&mut self, e: &'a MExpr) -> R<Val> {
-        let v = self.expr_inner(e)?;
-        let lost = match (self.abs(e).deref(), &v) {
-            (Abs::Float(true), Val::D(d)) => self.vars[*d].kind != Kind::F64,
-            (Abs::Float(true), Val::C(_)) => true,
-            (Abs::Seq(x), Val::D(_)) => x.active(),
-            _ => false,
-        };
-        if lost {
-            return no(
-                "an active value the adjoint code would treat as data (a bug of \
-                 #[differentiate], please report it)",
-            );
-        }
-        Ok(v)
-    }
-
-    fn expr_inner(&mut self, e: &'a MExpr) -> R<Val> {
         if let MKind::Local(id, ident) = &e.peel().kind {
             return match &self.env[*id] {
                 Some(v) => Ok(v.clone()),
@@ -70,9 +53,32 @@ impl<'a> Lower<'a> {
         if let Some(c) = const_expr(e) {
             return Ok(c);
         }
-        if !matches!(e.peel().kind, MKind::Closure(_)) && self.pure_data(e) {
-            return self.data_expr(e);
+        let v = if !matches!(e.peel().kind, MKind::Closure(_)) && self.pure_data(e) {
+            self.data_expr(e)?
+        } else {
+            self.expr_inner(e)?
+        };
+        let lost = match (self.abs(e).deref(), &v) {
+            (Abs::Float(true), Val::D(d)) => self.vars[*d].kind != Kind::F64,
+            (Abs::Float(true), Val::C(_)) => true,
+            (Abs::Seq(x), Val::D(_)) => x.active(),
+            _ => false,
+        };
+        if lost {
+            if std::env::var_os("FAZANG_IR_TRACE").is_some() {
+                eprintln!("lost: {:?} -> {:?}", self.abs(e), v);
+            }
+            return no(format!(
+                "an active value the adjoint code would treat as data (`{}`: a bug of \
+                 #[differentiate], please report it)",
+                self.body_text(e)
+            ));
         }
+        Ok(v)
+    }
+
+    /// An expression lowered by its form (not as data as a whole).
+    fn expr_inner(&mut self, e: &'a MExpr) -> R<Val> {
         match &e.kind {
             MKind::Lit(l) => Ok(lit_val(l).unwrap_or(Val::Unit)),
             MKind::Local(id, ident) => match &self.env[*id] {
@@ -147,6 +153,37 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The value of a local array that starts as data: a literal, a repeat, an empty
+    /// vector, or a copy of data, made a local array.
+    pub fn array_init(&mut self, e: &'a MExpr) -> R<Val> {
+        match &e.peel().kind {
+            MKind::Array(_)
+            | MKind::Repeat(..)
+            | MKind::Macro(Macro::VecList(..) | Macro::VecRepeat(..)) => self.expr_inner(e),
+            MKind::Call(f, _) if is_vec_new(f) => self.alloc(Init::Empty),
+            MKind::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "to_vec" | "clone" | "to_owned"
+                ) =>
+            {
+                let recv = self.expr(&m.receiver)?;
+                match self.as_seq(recv, &m.receiver) {
+                    Some(s) => {
+                        let place = Place {
+                            root: s.root,
+                            path: s.prefix.clone(),
+                        };
+                        let window = s.window.clone().map(|(o, n)| (o, Op::Var(n)));
+                        self.alloc(Init::CopyOf(place, window))
+                    }
+                    None => no("an array copied from data of a type the macro cannot see"),
+                }
+            }
+            _ => no("an array starting as data in a form the adjoint code does not copy"),
+        }
+    }
+
     /// A data expression: a float constant, or a variable computed by it.
     pub fn data_expr(&mut self, e: &MExpr) -> R<Val> {
         if let MKind::Lit(l) = &e.peel().kind {
@@ -172,6 +209,12 @@ impl<'a> Lower<'a> {
     /// A data value of `e`'s abstract value computed by `t`.
     pub fn data_val(&mut self, e: &MExpr, t: TokenStream, reads: Vec<V>) -> Val {
         let kind = self.kind_of_abs(self.abs(e));
+        // A place of a type the macro cannot see (`self.y`, `rows[i]`) is borrowed, not
+        // moved out of.
+        let t = match (&e.peel().kind, kind) {
+            (MKind::Field(..) | MKind::Index(..), Kind::Data(DataKind::Other)) => quote!(&#t),
+            _ => t,
+        };
         let v = self.data_with("d", kind, t, reads, data::model_pure(e));
         match kind {
             Kind::F64 => Val::F(Op::Var(v)),
@@ -638,5 +681,23 @@ pub fn const_expr(e: &MExpr) -> Option<Val> {
             }
         }
         _ => None,
+    }
+}
+
+/// `Vec::new`, `Vec::with_capacity`.
+fn is_vec_new(f: &MExpr) -> bool {
+    matches!(&f.peel().kind, MKind::Path(p)
+        if p.path.segments.len() == 2
+            && p.path.segments[0].ident == "Vec"
+            && matches!(p.path.segments[1].ident.to_string().as_str(), "new" | "with_capacity"))
+}
+
+impl Lower<'_> {
+    /// An expression's source text, for messages.
+    pub fn body_text(&self, e: &MExpr) -> String {
+        match self.data_tokens(e) {
+            Ok((t, _)) => t.to_string(),
+            Err(_) => String::from("an expression"),
+        }
     }
 }

@@ -158,3 +158,44 @@ fn comparison(op: &BinOp) -> bool {
         BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::Eq(_) | BinOp::Ne(_)
     )
 }
+
+/// The expressions whose value is the function's result: the body's tail (through
+/// blocks, branches and arms) and the values of `return`. In a function returning
+/// `Result`, such a call that is not `Ok(..)` returns a `Result` itself.
+pub fn result_positions(body: &Body) -> HashSet<ExprId> {
+    fn tail(e: &Expr, out: &mut HashSet<ExprId>) {
+        out.insert(e.id);
+        match &e.kind {
+            Kind::Paren(x) => tail(x, out),
+            Kind::Block(_, _, b) => block_tail(b, out),
+            Kind::If(_, t, els) => {
+                block_tail(t, out);
+                if let Some(x) = els {
+                    tail(x, out);
+                }
+            }
+            Kind::Match(_, arms) => arms.iter().for_each(|a| tail(&a.body, out)),
+            _ => {}
+        }
+    }
+    fn block_tail(b: &Block, out: &mut HashSet<ExprId>) {
+        if let Some(Stmt::Expr(x, false)) = b.stmts.last() {
+            tail(x, out);
+        }
+    }
+    struct Returns<'o>(&'o mut HashSet<ExprId>);
+    impl Visit for Returns<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            match &e.kind {
+                Kind::Return(Some(x)) => tail(x, self.0),
+                Kind::Closure(_) => return,
+                _ => {}
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut out = HashSet::new();
+    block_tail(&body.block, &mut out);
+    Returns(&mut out).visit_block(&body.block);
+    out
+}

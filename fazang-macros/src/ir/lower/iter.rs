@@ -33,6 +33,9 @@ pub enum Gen {
     Windows(Seq, Op),
     /// `chunks(size)`: the chunk starting at `k * size` (shorter at the end).
     Chunks(Seq, Op),
+    /// `windows(size)`, `chunks(size)` of data of a type the macro cannot see: the items
+    /// are borrowed slices of it (data).
+    DataSlices(V, Op, bool),
     Enumerate(Box<Gen>),
     Zip(Box<Gen>, Box<Gen>),
     /// The closure applied to the inner item.
@@ -201,8 +204,26 @@ impl<'a> Lower<'a> {
                 other => no(format!("`iter_mut` on {}", other.describe())),
             },
             ("windows" | "chunks" | "chunks_exact", 1) => {
-                let Val::Seq(s) = self.expr(&m.receiver)? else {
-                    return self.data_method(e, m);
+                let recv = self.expr(&m.receiver)?;
+                let Some(s) = self.as_seq(recv.clone(), &m.receiver) else {
+                    let Val::D(d) = recv else {
+                        return self.data_method(e, m);
+                    };
+                    let size = self.index_op(&args[0])?;
+                    let (di, st) = (self.ident(d).clone(), self.tok(&size));
+                    let mut reads = vec![d];
+                    reads.extend(size.var());
+                    let count = match name.as_str() {
+                        "windows" => quote!(::fazang::__private::windows_count(#di.len(), #st)),
+                        "chunks" => quote!(::fazang::__private::chunks_count(#di.len(), #st)),
+                        _ => quote!(::fazang::__private::chunks_exact_count(#di.len(), #st)),
+                    };
+                    let count = self.int(count, reads);
+                    let windows = name == "windows";
+                    return Ok(Val::Iter(Iter {
+                        count,
+                        gen: Gen::DataSlices(d, size, windows),
+                    }));
                 };
                 let size = self.index_op(&args[0])?;
                 let n = self.seq_len(&s);
@@ -438,6 +459,19 @@ impl<'a> Lower<'a> {
                 let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
                 cont(self, Val::Seq(w))
             }
+            Gen::DataSlices(d, size, windows) => {
+                let (di, kt, st) = (self.ident(*d).clone(), self.tok(&k), self.tok(size));
+                let mut reads = vec![*d];
+                reads.extend(k.var());
+                reads.extend(size.var());
+                let t = if *windows {
+                    quote!(&#di[#kt..#kt + #st])
+                } else {
+                    quote!(&#di[#kt * #st..::core::cmp::min(#kt * #st + #st, #di.len())])
+                };
+                let v = self.data("s", Kind::Data(DataKind::Other), t, reads);
+                cont(self, Val::D(v))
+            }
             Gen::Enumerate(g) => {
                 let kv = match &k {
                     Op::Var(v) => *v,
@@ -542,4 +576,26 @@ pub fn iter_method(name: &str) -> bool {
             | "take"
             | "step_by"
     )
+}
+
+impl Lower<'_> {
+    /// A value as a sequence of floats: an array, or data the model types as one (read
+    /// through places, like a parameter).
+    pub fn as_seq(&self, v: Val, e: &MExpr) -> Option<Seq> {
+        match v {
+            Val::Seq(s) => Some(s),
+            Val::D(d) => {
+                fn depth(a: &Abs) -> Option<usize> {
+                    match a.deref() {
+                        Abs::Float(_) => Some(0),
+                        Abs::Seq(x) => depth(x).map(|n| n + 1),
+                        _ => None,
+                    }
+                }
+                let n = depth(self.abs(e)).filter(|n| *n >= 1)?;
+                Some(Seq::whole(d, n))
+            }
+            _ => None,
+        }
+    }
 }

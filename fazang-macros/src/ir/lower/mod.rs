@@ -118,6 +118,10 @@ pub struct Lower<'a> {
     pub applying: Vec<ClosureId>,
     /// Expressions known to be floats by their use.
     pub hints: hints::Hints,
+    /// Variables whose names some tokens already hold.
+    pub named: std::cell::RefCell<Vec<bool>>,
+    /// In a function returning `Result`, the expressions whose value it returns.
+    pub result_positions: std::collections::HashSet<crate::model::ExprId>,
 }
 
 /// Lower a function with its body model and activity.
@@ -139,6 +143,12 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         closures: vec![None; body.closures.len()],
         applying: Vec::new(),
         hints: hints::hints(body, act, true),
+        named: std::cell::RefCell::new(Vec::new()),
+        result_positions: if matches!(m.ret, Some(crate::types::ResultKind::ResultScalar)) {
+            hints::result_positions(body)
+        } else {
+            Default::default()
+        },
     };
     lw.ret = lw.new_var("ret", Kind::F64);
     lw.done = lw.new_var("done", Kind::Data(DataKind::Bool));
@@ -171,6 +181,7 @@ impl<'a> Lower<'a> {
         let ident = format_ident!("__fz_{}{}", hint, id);
         self.vars.push(Var { ident, kind });
         self.owned.push(false);
+        self.named.borrow_mut().push(false);
         id
     }
 
@@ -243,7 +254,9 @@ impl<'a> Lower<'a> {
         });
     }
 
+    /// A variable's name, for tokens: from now on it cannot be renamed.
     pub fn ident(&self, v: V) -> &Ident {
+        self.named.borrow_mut()[v] = true;
         &self.vars[v].ident
     }
 

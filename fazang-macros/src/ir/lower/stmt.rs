@@ -198,7 +198,25 @@ impl<'a> Lower<'a> {
             // `let x;` assigned later: its variable is made at the first assignment.
             return self.declare(&l.pat);
         };
-        let v = self.expr(init)?;
+        // An array that starts as data and gets active values later (`let mut buf =
+        // vec![0.0; n];`) is a local array from the start.
+        let active_array = matches!(&l.pat, MPat::Ident { id, .. }
+            if matches!(self.act.of_bind(*id).deref(), Abs::Seq(x) if x.active()));
+        if let (MPat::Tuple(ps), MKind::Tuple(xs)) = (&l.pat, &init.peel().kind) {
+            if ps.len() == xs.len() && l.ty.is_none() {
+                // `let (a, b) = (x, y);`: each part on its own (data moved once each).
+                let vals = xs.iter().map(|x| self.expr(x)).collect::<R<Vec<_>>>()?;
+                for (p, v) in ps.iter().zip(vals) {
+                    self.bind_pat(p, v)?;
+                }
+                return Ok(());
+            }
+        }
+        let v = if active_array && self.pure_data(init) {
+            self.array_init(init)?
+        } else {
+            self.expr(init)?
+        };
         let v = self.typed(v, l.ty.as_ref())?;
         self.bind_pat(&l.pat, v)
     }
@@ -264,18 +282,35 @@ impl<'a> Lower<'a> {
 
     /// Bind the variables of a pattern matched against data `e` (which matches).
     pub fn bind_data_pat(&mut self, p: &MPat, e: &MExpr) -> R<()> {
+        let (t, reads) = self.data_tokens(e)?;
+        self.destructure(p, t, reads)
+    }
+
+    /// Bind the variables of a pattern matching data `t` (which matches): one `let` of
+    /// the pattern (its names private), then each binding moved into its variable.
+    pub fn destructure(&mut self, p: &MPat, t: TokenStream, reads: Vec<V>) -> R<()> {
         let mut ids = Vec::new();
         model::visit::pat_bindings(p, &mut ids);
-        let (t, reads) = self.data_tokens(e)?;
-        let pt = crate::codegen::pat::print(p);
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let private = |id: BindId, ident: &Ident| format_ident!("__fzp_{}_{}", ident, id);
+        let pt = crate::codegen::pat::print_with(p, &private);
+        self.emit(Stmt::Effect {
+            tokens: toks(quote!(let #pt = #t else { ::core::unreachable!() };)),
+            reads,
+        });
         for id in ids {
-            let name = &self.body.bindings[id].name;
+            if self.act.of_bind(id).active() {
+                return no("a pattern binding an active value out of data");
+            }
+            let x = private(id, &self.body.bindings[id].name);
             let kind = self.kind_of_abs(self.act.of_bind(id));
             let v = self.binding_var(id, kind);
             self.emit(Stmt::Data {
                 dst: v,
-                expr: toks(quote!(match #t { #pt => #name, _ => ::core::unreachable!() })),
-                reads: reads.clone(),
+                expr: toks(quote!(#x)),
+                reads: vec![],
                 pure: false,
             });
             self.env[id] = Some(match kind {
@@ -313,6 +348,24 @@ impl<'a> Lower<'a> {
                 _ => no("a tuple pattern on a value that is not a tuple"),
             },
             MPat::Other(_) => Ok(()),
+            MPat::Slice(ps) if matches!(v, Val::Seq(_)) => {
+                let Val::Seq(s) = v else {
+                    unreachable!("matched")
+                };
+                // `let [a, b, c] = x;` on an array: element by element (a trailing `..`
+                // leaves the rest).
+                for (i, p) in ps.iter().enumerate() {
+                    if matches!(p, MPat::Other(syn::Pat::Rest(_))) {
+                        if i + 1 != ps.len() {
+                            return no("a `..` pattern before the end of an array pattern");
+                        }
+                        break;
+                    }
+                    let x = self.seq_elem(&s, Op::Const(toks(quote!(#i))));
+                    self.bind_pat(p, x)?;
+                }
+                Ok(())
+            }
             MPat::TupleStruct(path, ps)
                 if ps.len() == 1 && path.segments.last().is_some_and(|s| s.ident == "Some") =>
             {
@@ -328,28 +381,7 @@ impl<'a> Lower<'a> {
     /// A pattern on a data value: bound by matching it in data code.
     fn bind_data_val(&mut self, p: &MPat, v: Val) -> R<()> {
         let (t, reads) = self.val_tokens(&v)?;
-        let mut ids = Vec::new();
-        model::visit::pat_bindings(p, &mut ids);
-        let pt = crate::codegen::pat::print(p);
-        for id in ids {
-            if self.act.of_bind(id).active() {
-                return no("a pattern binding an active value out of data");
-            }
-            let name = &self.body.bindings[id].name;
-            let kind = self.kind_of_abs(self.act.of_bind(id));
-            let var = self.binding_var(id, kind);
-            self.emit(Stmt::Data {
-                dst: var,
-                expr: toks(quote!(match #t { #pt => #name, _ => ::core::unreachable!() })),
-                reads: reads.clone(),
-                pure: false,
-            });
-            self.env[id] = Some(match kind {
-                Kind::F64 => Val::F(Op::Var(var)),
-                _ => Val::D(var),
-            });
-        }
-        Ok(())
+        self.destructure(p, t, reads)
     }
 
     /// Bind one binding to a value: a float gets a variable of its own unless the value is
@@ -436,6 +468,9 @@ impl<'a> Lower<'a> {
 
     /// Give a temporary the name of the binding it now holds (readable generated code).
     fn rename(&mut self, v: V, id: BindId) {
+        if self.named.borrow()[v] {
+            return;
+        }
         let name = self.body.bindings[id].name.to_string();
         let name = name.trim_start_matches("r#");
         self.vars[v].ident = format_ident!("__fz_{}_{}", name, v);
