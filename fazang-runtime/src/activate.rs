@@ -4,7 +4,7 @@
 //!
 //! Not a public API: reached through `::fazang::__private`.
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 
 /// A vector result of a differentiated function, flattened row-major into its outputs
 /// (the rows of the Jacobian).

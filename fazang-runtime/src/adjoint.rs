@@ -16,8 +16,8 @@
 //!
 //! Not a public API: reached through `::fazang::__private`.
 
-use crate::core::scope::NestedScope;
-use crate::core::var::Var;
+use crate::tape::scope::NestedScope;
+use crate::tape::var::Var;
 use std::cell::RefCell;
 
 pub use crate::math::elementary::deriv as d1;

@@ -35,8 +35,8 @@
 //! # fazang::clear_tape();
 //! ```
 
-use crate::core::var::Var;
 use crate::real::{Partials, Real};
+use crate::tape::var::Var;
 
 /// A struct registered with `#[deriv_rule]`, seen from `#[differentiate]`: implemented
 /// for the plain struct (`Bar<f64>`).

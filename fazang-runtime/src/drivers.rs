@@ -1,8 +1,8 @@
 //! `gradient` and `jacobian`: derivatives of closures over `&[Var]`, on nested scopes.
 
-use crate::core::pool::Pool;
-use crate::core::scope::NestedScope;
-use crate::core::var::{grad_in_scope_into, jacobian_into, new_vars, Var};
+use crate::tape::pool::Pool;
+use crate::tape::scope::NestedScope;
+use crate::tape::var::{grad_in_scope_into, jacobian_into, new_vars, Var};
 
 /// Value and gradient of `f` at `x` (Fazang's `gradient`).
 ///

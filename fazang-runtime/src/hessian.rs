@@ -9,16 +9,16 @@
 //! outside the pass's block) record nothing. Why this method: see the README's Hessian
 //! table (measured against forward-over-forward and num-dual).
 
-use crate::core::scope::NestedScope;
-use crate::core::var::{jacobian_into, new_vars, Var};
 use crate::forward::Dual;
+use crate::tape::scope::NestedScope;
+use crate::tape::var::{jacobian_into, new_vars, Var};
 
 /// Directions per pass of [`hessian`]: the lanes of the tape's block sweep.
 ///
 /// ```
 /// assert_eq!(fazang::HESSIAN_LANES, 8);
 /// ```
-pub const HESSIAN_LANES: usize = crate::core::tape::LANES;
+pub const HESSIAN_LANES: usize = crate::tape::stack::LANES;
 
 /// The scalar of the closures [`hessian`] differentiates: a dual number over `Var` with
 /// [`HESSIAN_LANES`] tangent lanes.
@@ -224,6 +224,6 @@ where
         .collect();
     let y = f(&inputs);
     let mut hv = vec![0.0; x.len()];
-    crate::core::var::grad_in_scope_into(y.eps, &xs, &mut hv);
+    crate::tape::var::grad_in_scope_into(y.eps, &xs, &mut hv);
     (y.re.val(), hv)
 }

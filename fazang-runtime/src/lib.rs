@@ -16,7 +16,7 @@
 //!
 //! # Layout
 //!
-//! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
+//! - [`tape`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
 //! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
@@ -30,7 +30,6 @@
 mod activate;
 mod adjoint;
 pub mod composite;
-pub mod core;
 pub mod dist;
 mod drivers;
 pub mod forward;
@@ -50,14 +49,8 @@ pub mod real_calls;
 mod rule;
 mod rule_check;
 mod seed;
+pub mod tape;
 
-pub use crate::core::scope::{nested, NestedScope};
-pub use crate::core::tape::TapeStats;
-pub use crate::core::var::{
-    binary_op, clear_tape, nary_op, nary_op_iter, release_tape_memory, set_zero_all_adj,
-    tape_reserved_bytes, tape_stats, unary_op, vector_op, Var,
-};
-pub use crate::core::Adjoints;
 pub use crate::dist::{
     bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf, chi_square_lpdf,
     double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,
@@ -82,3 +75,10 @@ pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
 };
+pub use crate::tape::scope::{nested, NestedScope};
+pub use crate::tape::stack::TapeStats;
+pub use crate::tape::var::{
+    binary_op, clear_tape, nary_op, nary_op_iter, release_tape_memory, set_zero_all_adj,
+    tape_reserved_bytes, tape_stats, unary_op, vector_op, Var,
+};
+pub use crate::tape::Adjoints;

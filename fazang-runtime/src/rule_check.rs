@@ -1,8 +1,8 @@
 //! Checking hand-written derivatives against finite differences (ChainRulesTestUtils'
 //! `test_rrule`, for `#[deriv_rule]`).
 
-use crate::core::var::Var;
 use crate::drivers::jacobian;
+use crate::tape::var::Var;
 use std::fmt;
 
 /// Value and derivatives of a function recorded on the tape, compared with its plain

@@ -7,10 +7,10 @@
 //! `v` for `_jvp`/`_hvp` and of the Hessian's rows and columns), as `Param` does for
 //! `_grad`.
 
-use crate::core::scope::NestedScope;
-use crate::core::var::{jacobian_into, Var};
 use crate::forward::Dual;
 use crate::hessian::{symmetrize, HessianFwdScalar, HessianScalar, HvpScalar, HESSIAN_LANES};
+use crate::tape::scope::NestedScope;
+use crate::tape::var::{jacobian_into, Var};
 
 /// A parameter shape made of `f64`s (`f64`, arrays, slices, vectors, nested), rebuilt with
 /// another scalar for every `f64`.
@@ -206,7 +206,7 @@ impl<'a> Hvp<'a> {
     /// `(value, H v)`: one backward sweep of the tangent.
     pub fn finish(self, y: HvpScalar) -> (f64, Vec<f64>) {
         let mut hv = vec![0.0; self.vars.len()];
-        crate::core::var::grad_in_scope_into(y.eps, &self.vars, &mut hv);
+        crate::tape::var::grad_in_scope_into(y.eps, &self.vars, &mut hv);
         (y.re.val(), hv)
     }
 }

@@ -5,7 +5,7 @@
 //! `RealField` requires): `assert_abs_diff_eq!(x, y, epsilon = Var::from(1e-9))`. Between a
 //! `Var` and an `f64` it is an `f64`.
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 
 /// `approx`'s comparisons between `$a` and `$b`, on their values, exactly as on `f64`.

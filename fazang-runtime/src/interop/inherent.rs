@@ -12,7 +12,7 @@
 //! The methods are hidden from the documentation: they are the `Real` methods, documented
 //! there.
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 #[cfg(doc)]
 use crate::Real;
 

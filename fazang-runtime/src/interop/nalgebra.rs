@@ -24,7 +24,7 @@
 //! # let _ = DVector::<f64>::zeros(1);
 //! ```
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 use crate::Real;
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
 use simba::simd::SimdValue;

@@ -12,7 +12,7 @@
 //! `Float::integer_decode`, `classify`) read the value, as `x.val()` does: the result is a
 //! plain number without derivative.
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 
 /// Implements the `num_traits` traits for a scalar type `$t` that implements
 /// [`Real`](crate::Real), `Rem<Output = $t>` and `RemAssign` (an optional `[generics]`
@@ -227,7 +227,7 @@ num_traits_for!(Var);
 
 #[cfg(test)]
 mod tests {
-    use crate::core::scope::nested;
+    use crate::tape::scope::nested;
     use crate::Var;
     use num_traits::{
         Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, ToPrimitive, Zero,

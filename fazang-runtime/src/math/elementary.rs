@@ -17,10 +17,10 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
-use crate::core::capture::op;
-use crate::core::pool::Pool;
-use crate::core::var::{binary_named, nary_named, unary_named, Var};
 use crate::real::Partials;
+use crate::tape::capture::op;
+use crate::tape::pool::Pool;
+use crate::tape::var::{binary_named, nary_named, unary_named, Var};
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
 
@@ -379,7 +379,7 @@ impl Real for Var {
     {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
-        Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
+        Some(crate::tape::var::vector_named("vjp", &inputs, values, vjp))
     }
     with_unary_table!(var_methods);
     #[inline]

@@ -1,6 +1,6 @@
 //! Nested tape scopes: everything recorded inside one is discarded when it ends.
 
-use super::tape::with_tape;
+use super::stack::with_tape;
 use std::marker::PhantomData;
 
 /// RAII guard of a nested tape scope: created by [`NestedScope::begin`], the scope ends

@@ -46,7 +46,7 @@ pub(crate) struct Keys {
     top_start: u32,
     /// Nodes may be recorded up to this count before the cold path runs: the end of the
     /// block of serials, or, during a graph capture, the current node count (see
-    /// `core::capture`).
+    /// `tape::capture`).
     limit: u32,
     /// Where the block of serials runs out.
     block_end: u32,

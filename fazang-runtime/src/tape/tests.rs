@@ -3,7 +3,7 @@
 //! zeroing everything, batched input creation against `Var::new`.
 
 use super::keys::Keys;
-use super::tape::with_tape;
+use super::stack::with_tape;
 use crate::{gradient_into, jacobian, nested, vector_op, NestedScope, Var};
 
 /// Row `i` of the Jacobian by a gradient of output `i` alone (one scalar sweep).

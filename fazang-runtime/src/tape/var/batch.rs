@@ -2,7 +2,7 @@
 //! and Jacobian rows of the innermost scope, each in one visit to the tape.
 
 use super::Var;
-use crate::core::tape::{with_tape, LANES};
+use crate::tape::stack::{with_tape, LANES};
 
 /// Record one independent variable per entry of `x` into `out` (as long as `x`), in one
 /// visit to the tape; their node indices are consecutive.
@@ -23,7 +23,7 @@ pub(crate) fn jacobian_into(ys: &[Var], xs: &[Var], rows: &mut [Vec<f64>]) {
     debug_assert_eq!(ys.len(), rows.len());
     with_tape(|t| {
         let node =
-            |t: &crate::core::tape::Tape, v: &Var| (!v.is_constant()).then(|| t.lookup(v.key));
+            |t: &crate::tape::stack::Tape, v: &Var| (!v.is_constant()).then(|| t.lookup(v.key));
         // Every variable is checked before anything is swept.
         for v in ys.iter().chain(xs) {
             node(t, v);

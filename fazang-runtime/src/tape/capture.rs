@@ -4,13 +4,13 @@
 //! The tape stores neither (a `Var` carries its value; the sweep needs no names). Every
 //! recording call passes a [`Label`] (the operation's name, a constant of a zero-sized
 //! [`OpName`] type, and the value) to the tape, which reads it only on its cold path: the
-//! one taken when the node count passes the keys' limit (see `core::keys`). Normally that
+//! one taken when the node count passes the keys' limit (see `tape::keys`). Normally that
 //! limit is the end of the current block of serials, so the label is never read and
 //! costs nothing but its construction in a block that does not run; during a capture
 //! the limit follows the node count, so every node takes the cold path and is logged
 //! here. The normal recording path does exactly the comparison it did before.
 
-use super::tape::{Tape, FIRST, INDEX, NO_OPERAND};
+use super::stack::{Tape, FIRST, INDEX, NO_OPERAND};
 
 /// The name of an operation as a type (zero-sized values made by [`op!`]), so that
 /// recording helpers take it with no runtime argument: it is a constant of the cold path.
@@ -23,7 +23,7 @@ pub(crate) trait OpName {
 macro_rules! op {
     ($name:expr) => {{
         struct Name;
-        impl $crate::core::capture::OpName for Name {
+        impl $crate::tape::capture::OpName for Name {
             const NAME: &'static str = $name;
         }
         Name

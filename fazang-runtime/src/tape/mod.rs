@@ -5,8 +5,8 @@ mod keys;
 mod ops;
 pub(crate) mod pool;
 pub mod scope;
+pub mod stack;
 mod sweep;
-pub mod tape;
 pub mod var;
 
 pub use sweep::Adjoints;

@@ -3,9 +3,9 @@
 //! applied vector-Jacobian product ([`vector_op`]).
 
 use super::Var;
-use crate::core::capture::{op, OpName};
-use crate::core::sweep::Adjoints;
-use crate::core::tape::with_tape;
+use crate::tape::capture::{op, OpName};
+use crate::tape::stack::with_tape;
+use crate::tape::sweep::Adjoints;
 
 /// Node index standing for a constant input of [`vector_op`].
 const NO_NODE: u32 = u32::MAX;

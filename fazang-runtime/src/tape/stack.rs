@@ -15,7 +15,7 @@
 //! # Scopes and keys
 //!
 //! A scope is a mark (node, operand and callback counts); ending it truncates the arrays
-//! to the mark. A `Var` names its node by a key that is never reused (see `core::keys`), so a
+//! to the mark. A `Var` names its node by a key that is never reused (see `tape::keys`), so a
 //! `Var` of an ended scope, of an earlier `clear_tape`, or of another thread's tape is
 //! detected when used, and using it panics.
 //!
@@ -25,7 +25,7 @@
 //! recorded if it fails half way (a stale `Var` among the operands of an n-ary node, a
 //! panicking iterator), so a caught panic leaves the tape exactly as it was before the
 //! operation. A backward sweep that panics in a callback restores the adjoints it had
-//! changed (see `core::sweep`).
+//! changed (see `tape::sweep`).
 //!
 //! # Memory
 //!
@@ -254,7 +254,7 @@ impl Tape {
 
     /// Count `k` new nodes; returns the index of the first. Changes nothing if it
     /// panics (tape full). `label` says what a graph capture shows for them: it is read
-    /// only on the cold path, which runs while a capture does (see `core::capture`).
+    /// only on the cold path, which runs while a capture does (see `tape::capture`).
     #[inline(always)]
     fn new_nodes_labelled(&mut self, k: u32, label: Label<'_>) -> u32 {
         let n = self.nodes;

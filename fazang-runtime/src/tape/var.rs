@@ -1,13 +1,13 @@
 //! [`Var`], the active scalar, and the recording helpers every operation goes through.
 
-mod drivers;
+mod batch;
 mod record;
 
-pub(crate) use drivers::{grad_in_scope_into, jacobian_into, new_vars, nth_after, read_run};
+pub(crate) use batch::{grad_in_scope_into, jacobian_into, new_vars, nth_after, read_run};
 pub(crate) use record::{binary_named, nary_named, unary_named, vector_named};
 pub use record::{binary_op, nary_op, nary_op_iter, unary_op, vector_op};
 
-use super::tape::{with_tape, TapeStats};
+use super::stack::{with_tape, TapeStats};
 use record::record0;
 use std::fmt;
 
@@ -38,7 +38,7 @@ const CONSTANT: u64 = u64::MAX;
 #[derive(Clone, Copy)]
 pub struct Var {
     val: f64,
-    /// The key of the node (see `core::keys`): one integer, so that a `Var` is a pair of
+    /// The key of the node (see `tape::keys`): one integer, so that a `Var` is a pair of
     /// scalars and passes and returns in two registers.
     key: u64,
 }

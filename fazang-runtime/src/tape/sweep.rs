@@ -8,7 +8,7 @@
 //! tape is exactly as before the call. The drivers' sweeps need no copy: their nested
 //! scope is discarded when the panic leaves them, and they never write outside it.
 
-use super::tape::{Rec, Tape, FIRST, INDEX, LANES};
+use super::stack::{Rec, Tape, FIRST, INDEX, LANES};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 /// Adjoints of the nodes being swept, as a callback sees them.
