@@ -175,7 +175,7 @@ pub use fazang_macros::{deriv_rule, differentiate};
 pub use fazang_runtime::*;
 
 #[doc(hidden)]
-pub use fazang_runtime::private as __private;
+pub use fazang_runtime::support as __private;
 
 /// Everything a user needs: `use fazang::prelude::*;`.
 pub mod prelude {

@@ -35,7 +35,7 @@
 //! # fazang::clear_tape();
 //! ```
 
-use crate::real::{Partials, Real};
+use crate::math::real::{Partials, Real};
 use crate::tape::var::Var;
 
 /// A struct registered with `#[deriv_rule]`, seen from `#[differentiate]`: implemented

@@ -27,28 +27,18 @@
 // `unsafe` tokens (no unsafe operation), allowed where they are.
 #![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
 
-mod activate;
-mod adjoint;
 pub mod composite;
 pub mod dist;
 mod drivers;
 pub mod forward;
 pub mod graph;
-mod hessian;
-mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;
 pub mod math;
 pub mod ode;
 pub mod param;
 #[doc(hidden)]
-pub mod private;
-mod real;
-#[doc(hidden)]
-pub mod real_calls;
-mod rule;
-mod rule_check;
-mod seed;
+pub mod support;
 pub mod tape;
 
 pub use crate::dist::{
@@ -57,24 +47,24 @@ pub use crate::dist::{
     lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf, poisson_lpmf,
     student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
 };
-pub use crate::drivers::{gradient, gradient_into, jacobian};
+pub use crate::drivers::hessian::{
+    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
+    HESSIAN_LANES,
+};
+pub use crate::drivers::reverse::{gradient, gradient_into, jacobian};
+pub use crate::drivers::rule_check::{
+    check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
+};
 pub use crate::forward::{
     clear_forward, derivative, derivatives, forward_scope, jet_len, jvp, value_and_derivative,
     Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
 };
-pub use crate::hessian::{
-    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
-    HESSIAN_LANES,
-};
+pub use crate::math::real::{Partials, Real};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
 };
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
-pub use crate::real::{Partials, Real};
-pub use crate::rule_check::{
-    check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
-};
 pub use crate::tape::scope::{nested, NestedScope};
 pub use crate::tape::stack::TapeStats;
 pub use crate::tape::var::{

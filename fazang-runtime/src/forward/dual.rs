@@ -9,8 +9,8 @@
 use super::ops::{number_ops, Arith};
 use super::tangent::Tangent;
 use crate::math::elementary::{deriv, deriv2, with_unary_table};
+use crate::math::real::{Partials, Real};
 use crate::math::slice::{Mix, SliceOps};
-use crate::real::{Partials, Real};
 use std::any::TypeId;
 
 /// A dual number `re + ε eps` (ε² = 0): the value `re` and its directional derivatives
@@ -200,8 +200,8 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
 }
 
 number_ops!([S: Real, T: Tangent<S>] Dual<S, T>, []);
-crate::interop::num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
-crate::interop::inherent_math!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
+crate::math::interop::num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
+crate::math::interop::inherent_math!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
 
 /// `f(x)` for a unary function given its value on `S` and its derivative there (not
 /// computed at all when the tangent is zero: on `Var` it would record a node for nothing).

@@ -17,7 +17,7 @@
 //! distributions, rules) add their terms: `E y = Σₘ ∂ₘf · E uₘ`.
 
 use super::ops::Arith;
-use crate::real::{Partials, Real};
+use crate::math::real::{Partials, Real};
 
 /// A truncated series graded by total degree, valid up to a runtime order.
 pub(crate) trait Graded: Arith + Real {

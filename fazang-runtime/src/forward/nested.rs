@@ -16,8 +16,8 @@
 use super::arena::{self, Block};
 use super::ops::{number_ops, Arith};
 use crate::math::elementary::{deriv, deriv2, value, with_unary_table};
+use crate::math::real::{Partials, Real};
 use crate::math::slice::{Mix, SliceOps};
-use crate::real::{Partials, Real};
 
 /// A forward-mode number carrying any number of nested perturbations, one per enclosing
 /// [`derivative`](crate::derivative) call: the scalar of the closures that `derivative`
@@ -361,8 +361,8 @@ impl Arith for Fwd {
 }
 
 number_ops!([] Fwd, []);
-crate::interop::num_traits_for!(Fwd);
-crate::interop::inherent_math!(Fwd);
+crate::math::interop::num_traits_for!(Fwd);
+crate::math::interop::inherent_math!(Fwd);
 
 macro_rules! fwd_methods {
     ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(

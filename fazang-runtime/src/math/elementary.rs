@@ -17,7 +17,7 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
-use crate::real::Partials;
+use crate::math::real::Partials;
 use crate::tape::capture::op;
 use crate::tape::pool::Pool;
 use crate::tape::var::{binary_named, nary_named, unary_named, Var};

@@ -4,8 +4,11 @@
 #[doc = include_str!("accuracy.md")]
 pub mod accuracy {}
 pub mod elementary;
+pub(crate) mod interop;
+pub(crate) mod real;
 pub mod slice;
 pub mod special;
+mod var_ops;
 
 use crate::Real;
 

@@ -232,7 +232,7 @@ impl Inputs {
     /// assert_eq!((v, g), (9.0, [3.0, 3.0, 3.0]));
     /// ```
     pub fn with_slice<R>(&mut self, x: &[f64], f: impl FnOnce(&mut Inputs, &[Var]) -> R) -> R {
-        crate::drivers::with_vars(x, |xv| {
+        crate::drivers::reverse::with_vars(x, |xv| {
             self.adopt(xv);
             f(self, xv)
         })

@@ -2,7 +2,6 @@
 
 pub(crate) mod capture;
 mod keys;
-mod ops;
 pub(crate) mod pool;
 pub mod scope;
 pub mod stack;

@@ -246,7 +246,7 @@ pub fn tape_stats() -> TapeStats {
 pub fn release_tape_memory() {
     with_tape(|t| t.release());
     crate::math::release_buffers();
-    crate::drivers::release_buffers();
+    crate::drivers::reverse::release_buffers();
 }
 
 /// Bytes this thread's tape has reserved: the capacity of its arrays, which may exceed

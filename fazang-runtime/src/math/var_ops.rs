@@ -2,9 +2,9 @@
 //! references. Each operator's value and partials are defined once, in `arith!`; the
 //! owned/borrowed combinations are generated from it.
 
-use super::capture::op;
-use super::var::{binary_named, unary_named, Var};
 use crate::math::elementary::deriv2::{div as div_partials, rem as rem_partials};
+use crate::tape::capture::op;
+use crate::tape::var::{binary_named, unary_named, Var};
 use std::cmp::Ordering;
 use std::iter::{Product, Sum};
 use std::ops::{

@@ -56,14 +56,14 @@ macro_rules! num_traits_for {
         }
 
         impl<$($($g)*)?> ::num_traits::ToPrimitive for $t {
-            $crate::interop::num_traits_for!(@to $t;
+            $crate::math::interop::num_traits_for!(@to $t;
                 to_isize isize, to_i8 i8, to_i16 i16, to_i32 i32, to_i64 i64, to_i128 i128,
                 to_usize usize, to_u8 u8, to_u16 u16, to_u32 u32, to_u64 u64, to_u128 u128,
                 to_f32 f32, to_f64 f64);
         }
 
         impl<$($($g)*)?> ::num_traits::FromPrimitive for $t {
-            $crate::interop::num_traits_for!(@from $t;
+            $crate::math::interop::num_traits_for!(@from $t;
                 from_isize isize, from_i8 i8, from_i16 i16, from_i32 i32, from_i64 i64,
                 from_i128 i128, from_usize usize, from_u8 u8, from_u16 u16, from_u32 u32,
                 from_u64 u64, from_u128 u128, from_f32 f32, from_f64 f64);
@@ -107,13 +107,13 @@ macro_rules! num_traits_for {
         }
 
         impl<$($($g)*)?> ::num_traits::FloatConst for $t {
-            $crate::interop::num_traits_for!(@consts E, FRAC_1_PI, FRAC_1_SQRT_2, FRAC_2_PI,
+            $crate::math::interop::num_traits_for!(@consts E, FRAC_1_PI, FRAC_1_SQRT_2, FRAC_2_PI,
                 FRAC_2_SQRT_PI, FRAC_PI_2, FRAC_PI_3, FRAC_PI_4, FRAC_PI_6, FRAC_PI_8, LN_10,
                 LN_2, LOG10_E, LOG2_E, PI, SQRT_2, TAU, LOG10_2, LOG2_10);
         }
 
         impl<$($($g)*)?> ::num_traits::Float for $t {
-            $crate::interop::num_traits_for!(@const_fns
+            $crate::math::interop::num_traits_for!(@const_fns
                 nan NAN, infinity INFINITY, neg_infinity NEG_INFINITY, min_value MIN,
                 min_positive_value MIN_POSITIVE, max_value MAX, epsilon EPSILON);
             /// `-0.0` (a constant).
@@ -121,11 +121,11 @@ macro_rules! num_traits_for {
             fn neg_zero() -> Self {
                 Self::from(-0.0)
             }
-            $crate::interop::num_traits_for!(@unary sin cos tan asin acos atan sinh cosh tanh
+            $crate::math::interop::num_traits_for!(@unary sin cos tan asin acos atan sinh cosh tanh
                 asinh acosh atanh exp exp2 exp_m1 ln log10 log2 ln_1p sqrt cbrt abs recip
                 signum floor ceil round trunc fract);
-            $crate::interop::num_traits_for!(@binary atan2 log powf hypot min max);
-            $crate::interop::num_traits_for!(@predicates is_nan is_infinite is_finite
+            $crate::math::interop::num_traits_for!(@binary atan2 log powf hypot min max);
+            $crate::math::interop::num_traits_for!(@predicates is_nan is_infinite is_finite
                 is_sign_positive is_sign_negative);
             /// `Real::mul_add`.
             #[inline]
@@ -156,9 +156,9 @@ macro_rules! num_traits_for {
                     self - other
                 }
             }
-            $crate::interop::num_traits_for!(@unary to_degrees to_radians);
-            $crate::interop::num_traits_for!(@binary copysign);
-            $crate::interop::num_traits_for!(@predicates is_normal is_subnormal);
+            $crate::math::interop::num_traits_for!(@unary to_degrees to_radians);
+            $crate::math::interop::num_traits_for!(@binary copysign);
+            $crate::math::interop::num_traits_for!(@predicates is_normal is_subnormal);
             /// `Real::classify` (of the value).
             #[inline]
             fn classify(self) -> ::core::num::FpCategory {

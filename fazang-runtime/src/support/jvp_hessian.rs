@@ -7,8 +7,10 @@
 //! `v` for `_jvp`/`_hvp` and of the Hessian's rows and columns), as `Param` does for
 //! `_grad`.
 
+use crate::drivers::hessian::{
+    symmetrize, HessianFwdScalar, HessianScalar, HvpScalar, HESSIAN_LANES,
+};
 use crate::forward::Dual;
-use crate::hessian::{symmetrize, HessianFwdScalar, HessianScalar, HvpScalar, HESSIAN_LANES};
 use crate::tape::scope::NestedScope;
 use crate::tape::var::{jacobian_into, Var};
 

@@ -1,7 +1,7 @@
 //! Checking hand-written derivatives against finite differences (ChainRulesTestUtils'
 //! `test_rrule`, for `#[deriv_rule]`).
 
-use crate::drivers::jacobian;
+use crate::drivers::reverse::jacobian;
 use crate::tape::var::Var;
 use std::fmt;
 

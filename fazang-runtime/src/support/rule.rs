@@ -1,7 +1,7 @@
 //! Helpers for the functions `#[deriv_rule]` generates, reached as `::fazang::__private`.
 //! Each one checks a length the rule or adjoint function got wrong and says so.
 
-use crate::real::{Partials, Real};
+use crate::math::real::{Partials, Real};
 
 /// Record partials `d` (a rule's gradient for the slice parameter `name`) for `xs`.
 ///

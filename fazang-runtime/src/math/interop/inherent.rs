@@ -22,12 +22,12 @@ macro_rules! inherent_math {
     ($(@generic [$($g:tt)*])? $t:ty) => {
         #[doc(hidden)]
         impl<$($($g)*)?> $t {
-            $crate::interop::inherent_math!(@unary sin cos tan asin acos atan sinh cosh tanh
+            $crate::math::interop::inherent_math!(@unary sin cos tan asin acos atan sinh cosh tanh
                 asinh acosh atanh exp exp2 exp_m1 ln log10 log2 ln_1p sqrt cbrt abs recip
                 signum floor ceil round trunc fract erf erfc log_gamma square inv inv_square
                 inv_sqrt logit inv_logit to_degrees to_radians);
-            $crate::interop::inherent_math!(@binary atan2 log powf hypot min max copysign);
-            $crate::interop::inherent_math!(@predicates is_nan is_infinite is_finite
+            $crate::math::interop::inherent_math!(@binary atan2 log powf hypot min max copysign);
+            $crate::math::interop::inherent_math!(@predicates is_nan is_infinite is_finite
                 is_sign_positive is_sign_negative is_normal is_subnormal);
             /// `Real::classify` (of the value).
             #[inline]
