@@ -51,6 +51,7 @@ pub use crate::drivers::hessian::{
     hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
     HESSIAN_LANES,
 };
+pub use crate::drivers::release_tape_memory;
 pub use crate::drivers::reverse::{gradient, gradient_into, jacobian};
 pub use crate::drivers::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
@@ -68,7 +69,7 @@ pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::tape::scope::{nested, NestedScope};
 pub use crate::tape::stack::TapeStats;
 pub use crate::tape::var::{
-    binary_op, clear_tape, nary_op, nary_op_iter, release_tape_memory, set_zero_all_adj,
-    tape_reserved_bytes, tape_stats, unary_op, vector_op, Var,
+    binary_op, clear_tape, nary_op, nary_op_iter, set_zero_all_adj, tape_reserved_bytes,
+    tape_stats, unary_op, vector_op, Var,
 };
 pub use crate::tape::Adjoints;

@@ -198,7 +198,8 @@ pub fn set_zero_all_adj() {
 /// Discard everything recorded at top level on this thread's tape, making the space
 /// reusable. Every `Var` created so far becomes invalid. Memory is kept for the next
 /// recording, unless this recording was much larger than the recent ones (then the
-/// excess is given back; [`release_tape_memory`] gives back all of it).
+/// excess is given back; [`release_tape_memory`](crate::release_tape_memory) gives back all
+/// of it).
 ///
 /// Panics if called inside a nested scope.
 ///
@@ -228,25 +229,11 @@ pub fn tape_stats() -> TapeStats {
     with_tape(|t| t.stats())
 }
 
-/// Give back to the allocator all memory this thread's tape holds beyond what it records
-/// now (after an unusually large gradient, say). What is recorded stays valid; the next
-/// recordings grow the tape again as needed.
-///
-/// The tape gives back memory by itself too: when the outermost nested scope ends or
-/// [`clear_tape`] is called after a recording more than 4 times larger than the recent
-/// ones (and above about 1 MB), the excess is released down to twice the recent size.
-///
-/// ```
-/// # use fazang::prelude::*;
-/// let (v, g) = gradient(|x| (0..1_000_000).map(|i| x[0] * (i as f64)).sum(), &[1.0]);
-/// release_tape_memory();
-/// assert!(tape_reserved_bytes() < 1000);
-/// # let _ = (v, g);
-/// ```
-pub fn release_tape_memory() {
+/// Give back the memory of this thread's tape beyond what it records now (part of
+/// [`release_tape_memory`](crate::release_tape_memory), which also frees the pools of the
+/// layers above the tape).
+pub(crate) fn release_tape() {
     with_tape(|t| t.release());
-    crate::math::release_buffers();
-    crate::drivers::reverse::release_buffers();
 }
 
 /// Bytes this thread's tape has reserved: the capacity of its arrays, which may exceed
