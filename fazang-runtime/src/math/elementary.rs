@@ -17,6 +17,7 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
+use crate::math::internals::{sealed::Sealed, RealInternals};
 use crate::math::real::Partials;
 use crate::tape::capture::op;
 use crate::tape::pool::Pool;
@@ -187,17 +188,10 @@ macro_rules! var_methods {
 
 pub mod deriv2;
 
-impl Real for f64 {
+impl Sealed for f64 {}
+impl RealInternals for f64 {
     type Inner = f64;
     type __Ctx = ();
-    #[inline]
-    fn val(&self) -> f64 {
-        *self
-    }
-    #[inline(always)]
-    fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
-        value
-    }
     #[inline(always)]
     fn __ctx(&self, _: &mut ()) {}
     #[inline(always)]
@@ -232,11 +226,21 @@ impl Real for f64 {
     fn __from_vjp<V>(_: &[f64], _: impl FnOnce(&mut Vec<f64>) -> V) -> Option<Vec<f64>> {
         None
     }
-    with_unary_table!(f64_methods);
     #[inline]
     fn __polygamma(self, n: u32) -> f64 {
         special::polygamma(n, self)
     }
+}
+impl Real for f64 {
+    #[inline]
+    fn val(&self) -> f64 {
+        *self
+    }
+    #[inline(always)]
+    fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
+        value
+    }
+    with_unary_table!(f64_methods);
     #[inline]
     fn atan2(self, other: impl Into<f64>) -> f64 {
         f64::atan2(self, other.into())
@@ -329,23 +333,10 @@ pub(crate) fn release_buffers() {
     let _ = PARTIALS.try_with(Pool::release);
 }
 
-impl Real for Var {
+impl Sealed for Var {}
+impl RealInternals for Var {
     type Inner = f64;
     type __Ctx = ();
-    #[inline]
-    fn val(&self) -> f64 {
-        Var::val(self)
-    }
-    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        let mut p = Partials {
-            ops: PARTIALS.with(Pool::take),
-        };
-        partials(&mut p);
-        let out = nary_named("from_partials", value, p.ops.iter().copied());
-        let used = p.ops.len();
-        PARTIALS.with(|b| b.give(p.ops, used));
-        out
-    }
     #[inline(always)]
     fn __ctx(&self, _: &mut ()) {}
     #[inline(always)]
@@ -381,7 +372,6 @@ impl Real for Var {
         let vjp = record(&mut inputs);
         Some(crate::tape::var::vector_named("vjp", &inputs, values, vjp))
     }
-    with_unary_table!(var_methods);
     #[inline]
     fn __polygamma(self, n: u32) -> Var {
         let x = self.val();
@@ -392,6 +382,23 @@ impl Real for Var {
             special::polygamma(n + 1, x),
         )
     }
+}
+impl Real for Var {
+    #[inline]
+    fn val(&self) -> f64 {
+        Var::val(self)
+    }
+    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
+        let mut p = Partials {
+            ops: PARTIALS.with(Pool::take),
+        };
+        partials(&mut p);
+        let out = nary_named("from_partials", value, p.ops.iter().copied());
+        let used = p.ops.len();
+        PARTIALS.with(|b| b.give(p.ops, used));
+        out
+    }
+    with_unary_table!(var_methods);
     #[inline]
     fn atan2(self, other: impl Into<Var>) -> Var {
         let x = other.into();

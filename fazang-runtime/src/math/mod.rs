@@ -4,6 +4,7 @@
 #[doc = include_str!("accuracy.md")]
 pub mod accuracy {}
 pub mod elementary;
+pub(crate) mod internals;
 pub(crate) mod interop;
 pub(crate) mod real;
 pub mod slice;

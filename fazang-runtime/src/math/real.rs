@@ -1,5 +1,6 @@
 //! [`Real`], the scalar trait every differentiable body is generic over.
 
+use super::internals::RealInternals;
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
 use std::iter::{Product, Sum};
@@ -44,6 +45,9 @@ impl<S, D> Partials<S, D> {
 /// Operators with `f64` on the left (`2.0 * x`) cannot be supertraits; generic code
 /// states them as `where f64: Mul<S, Output = S>` (`#[differentiate]` does this for you).
 ///
+/// `Real` is implemented by fazang's number types only (it is sealed); what generated code
+/// needs of them beyond this math is in a hidden supertrait.
+///
 /// # Example
 ///
 /// ```
@@ -61,7 +65,8 @@ impl<S, D> Partials<S, D> {
 /// # fazang::clear_tape();
 /// ```
 pub trait Real:
-    Copy
+    RealInternals
+    + Copy
     + Debug
     + Display
     + LowerExp
@@ -148,99 +153,6 @@ pub trait Real:
     /// # fazang::clear_tape();
     /// ```
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
-
-    /// The scalar one derivative order below `Self`, in which a result's value and partial
-    /// derivatives are computed so that they can be differentiated again: `f64` for `f64`
-    /// and [`Var`](crate::Var), `S` for [`Dual<S, _>`](crate::Dual), and the same type at
-    /// one order less for the truncated series ([`Taylor`](crate::Taylor),
-    /// [`Jet`](crate::Jet)) and nested numbers ([`Fwd`](crate::Fwd)).
-    type Inner: Real;
-
-    /// What a group of operands must agree on before their [`Real::Inner`] parts are taken
-    /// (the innermost perturbation of nested numbers; nothing for the other types).
-    #[doc(hidden)]
-    type __Ctx: Copy + Default;
-
-    /// Fold this operand into the context of its group.
-    #[doc(hidden)]
-    fn __ctx(&self, ctx: &mut Self::__Ctx);
-
-    /// This operand one derivative order lower (its value for `Var`, the real part of a
-    /// dual number, the series truncated by one order).
-    #[doc(hidden)]
-    fn __inner(&self, ctx: &Self::__Ctx) -> Self::Inner;
-
-    /// Whether this is a constant zero that records nothing (a zero tangent lane of a
-    /// reverse-over-forward Hessian): arithmetic on tangents skips it. A hint: `false` is
-    /// always allowed (and is what `f64` says, whose arithmetic is cheaper than a test).
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __is_const_zero(&self) -> bool {
-        false
-    }
-
-    /// `self · a + o · b`, the tangent of a product (one node on the tape for `Var`,
-    /// rather than three).
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __dot2(self, a: Self, o: Self, b: Self) -> Self {
-        self * a + o * b
-    }
-
-    /// Whether `f64` partials give every derivative this number carries (`f64`, `Var`,
-    /// first-order dual numbers, series of order at most 1). When false, partials must be
-    /// computed in [`Real::Inner`] and [`Real::from_partials`] panics.
-    #[doc(hidden)]
-    fn __f64_partials_suffice(&self) -> bool;
-
-    /// Build a result from its value and partials computed in [`Real::Inner`] on the
-    /// operands' inner parts (taken with the same `ctx`): exact to every order `Self`
-    /// carries. On `f64` and `Var` this is [`Real::from_partials`].
-    #[doc(hidden)]
-    fn __from_partials_in(
-        ctx: &Self::__Ctx,
-        value: Self::Inner,
-        partials: impl FnOnce(&mut Partials<Self, Self::Inner>),
-    ) -> Self;
-
-    /// A slice of data as a slice of `Self`: borrowed when `Self` is `f64` (no copy),
-    /// converted otherwise. For differentiated bodies passing data where a function
-    /// takes an active slice.
-    #[doc(hidden)]
-    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [Self]> {
-        std::borrow::Cow::Owned(x.iter().map(|&v| Self::from(v)).collect())
-    }
-
-    /// An array of data as an array of `Self`, borrowed when `Self` is `f64`.
-    #[doc(hidden)]
-    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [Self; N]> {
-        std::borrow::Cow::Owned(x.map(Self::from))
-    }
-
-    /// The values of a slice, borrowed when `Self` is `f64` (no copy) and collected
-    /// otherwise. For `#[deriv_rule]` bodies, which see `&[f64]`.
-    #[doc(hidden)]
-    fn __vals(x: &[Self]) -> std::borrow::Cow<'_, [f64]> {
-        std::borrow::Cow::Owned(x.iter().map(Self::val).collect())
-    }
-
-    /// The values of a vector and the operands to record partials for: `(x, vec![])`
-    /// when `Self` is `f64` (no copy; no partials are ever recorded), `(values, x)`
-    /// otherwise. For `#[deriv_rule]` bodies taking `Vec<f64>`.
-    #[doc(hidden)]
-    fn __into_vals(x: Vec<Self>) -> (Vec<f64>, Vec<Self>) {
-        (x.iter().map(Self::val).collect(), x)
-    }
-
-    /// Record `values` as the outputs of an operation whose input adjoints are computed
-    /// lazily by a vector-Jacobian product (`#[deriv_rule(adjoint = ..)]`). `record`
-    /// pushes the operands and returns the product (see [`vector_op`](crate::vector_op));
-    /// it is called only when `Self` is active. `None` on `f64`: the caller keeps its
-    /// values.
-    #[doc(hidden)]
-    fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Self>) -> V) -> Option<Vec<Self>>
-    where
-        V: Fn(&[f64], &mut [f64]) + 'static;
 
     /// Sine. d/dx = cos x.
     fn sin(self) -> Self;
@@ -436,10 +348,6 @@ pub trait Real:
     fn log_gamma(self) -> Self;
     /// The digamma function ψ(x) = d/dx ln Γ(x). d/dx = ψ′(x), the trigamma function.
     fn digamma(self) -> Self;
-    /// The polygamma function ψ⁽ⁿ⁾(x) for n ≥ 1 (trigamma, tetragamma, ...), the
-    /// derivatives of [`Real::digamma`]. d/dx = ψ⁽ⁿ⁺¹⁾(x).
-    #[doc(hidden)]
-    fn __polygamma(self, n: u32) -> Self;
     /// x². d/dx = 2x.
     fn square(self) -> Self;
     /// 1/x. d/dx = -1/x².

@@ -15,6 +15,7 @@ use std::ops::{Add, Div, Mul, Rem, Sub};
 
 pub use crate::tape::scope::NestedScope as Scope;
 
+pub use crate::math::internals::{IntoScalar, RealInternals};
 pub use crate::support::adjoint::{
     accumulate, d1, d2, d_clamp, d_powi, fused, no_fusion, recomputed, stacks, vjp_call,
     zeros_like, Accumulate, NoFusion, Stacks, ZerosLike,
@@ -155,32 +156,6 @@ macro_rules! as_f64 {
     )*};
 }
 as_f64!(f64, f32, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
-
-/// The value of a binding annotated `f64` in a differentiated body, which becomes `S`:
-/// data (`f64`) turns into an `S` constant, an active value stays as it is. Implemented
-/// per concrete pair, so that the source type picks the conversion.
-pub trait IntoScalar<S> {
-    /// `self` as an `S`.
-    fn into_scalar(self) -> S;
-}
-impl IntoScalar<f64> for f64 {
-    #[inline(always)]
-    fn into_scalar(self) -> f64 {
-        self
-    }
-}
-impl IntoScalar<Var> for f64 {
-    #[inline(always)]
-    fn into_scalar(self) -> Var {
-        Var::constant(self)
-    }
-}
-impl IntoScalar<Var> for Var {
-    #[inline(always)]
-    fn into_scalar(self) -> Var {
-        self
-    }
-}
 
 /// A constant of scalar type `S`: an `f64` (literal or data) flowing into an active place
 /// of a differentiated body (a binding later given active values, a method receiver next

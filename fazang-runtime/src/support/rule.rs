@@ -48,7 +48,7 @@ pub fn as_array<const M: usize>(v: &[f64]) -> &[f64; M] {
     }
 }
 
-/// Let a vector value be seen as the slice of outputs (for `Real::__from_vjp`).
+/// Let a vector value be seen as the slice of outputs (for `RealInternals::__from_vjp`).
 pub trait AsOutputs {
     /// The output values.
     fn as_outputs(&self) -> &[f64];
