@@ -60,11 +60,9 @@ pub use crate::forward::{
     clear_forward, derivative, derivatives, forward_scope, jet_len, jvp, value_and_derivative,
     Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
 };
+pub use crate::math::functions::*;
 pub use crate::math::real::{Partials, Real};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
-pub use crate::math::{
-    erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
-};
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
 pub use crate::tape::scope::{nested, NestedScope};
 pub use crate::tape::stack::TapeStats;

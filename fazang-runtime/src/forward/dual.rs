@@ -230,7 +230,7 @@ fn chain2<S: Real, T: Tangent<S>>(
 }
 
 macro_rules! dual_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         #[inline]
         fn $name(self) -> Self {
             let v = self.re.$name();

@@ -188,7 +188,7 @@ pub(crate) fn no_vjp() -> ! {
 
 /// The method of one unary function of the table on a graded type.
 macro_rules! graded_unary_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         #[inline]
         fn $name(self) -> Self {
             $crate::forward::graded::unary(

@@ -366,7 +366,7 @@ crate::math::interop::num_traits_for!(Fwd);
 crate::math::interop::inherent_math!(Fwd);
 
 macro_rules! fwd_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         fn $name(self) -> Fwd {
             unary(self, value::$name, Fwd::$name, deriv::$name)
         }

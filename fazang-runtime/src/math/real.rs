@@ -1,5 +1,6 @@
 //! [`Real`], the scalar trait every differentiable body is generic over.
 
+use super::elementary::with_unary_table;
 use super::internals::RealInternals;
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display, LowerExp};
@@ -154,66 +155,23 @@ pub trait Real:
     /// ```
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
 
-    /// Sine. d/dx = cos x.
-    fn sin(self) -> Self;
-    /// Cosine. d/dx = -sin x.
-    fn cos(self) -> Self;
-    /// Tangent. d/dx = 1 + tan² x.
-    fn tan(self) -> Self;
-    /// Arcsine. d/dx = 1/√(1-x²).
-    fn asin(self) -> Self;
-    /// Arccosine. d/dx = -1/√(1-x²).
-    fn acos(self) -> Self;
-    /// Arctangent. d/dx = 1/(1+x²).
-    fn atan(self) -> Self;
+    // One method per row of the elementary table, with the row's doc.
+    with_unary_table!(declare_unary);
+
     /// Four-quadrant arctangent of `self / other`. d/dy = x/(x²+y²), d/dx = -y/(x²+y²).
     fn atan2(self, other: impl Into<Self>) -> Self;
     /// Sine and cosine at once.
     fn sin_cos(self) -> (Self, Self) {
         (self.sin(), self.cos())
     }
-    /// Hyperbolic sine. d/dx = cosh x.
-    fn sinh(self) -> Self;
-    /// Hyperbolic cosine. d/dx = sinh x.
-    fn cosh(self) -> Self;
-    /// Hyperbolic tangent. d/dx = 1 - tanh² x.
-    fn tanh(self) -> Self;
-    /// Inverse hyperbolic sine. d/dx = 1/√(x²+1).
-    fn asinh(self) -> Self;
-    /// Inverse hyperbolic cosine. d/dx = 1/√((x-1)(x+1)).
-    fn acosh(self) -> Self;
-    /// Inverse hyperbolic tangent. d/dx = 1/((1-x)(1+x)).
-    fn atanh(self) -> Self;
-    /// eˣ. d/dx = eˣ.
-    fn exp(self) -> Self;
-    /// 2ˣ. d/dx = 2ˣ ln 2.
-    fn exp2(self) -> Self;
-    /// eˣ - 1, accurate near 0. d/dx = eˣ.
-    fn exp_m1(self) -> Self;
-    /// Natural logarithm. d/dx = 1/x.
-    fn ln(self) -> Self;
     /// Logarithm to base `base`. d/dx = 1/(x ln b), d/db = -ln x/(b ln² b).
     fn log(self, base: impl Into<Self>) -> Self;
-    /// Base-10 logarithm. d/dx = 1/(x ln 10).
-    fn log10(self) -> Self;
-    /// Base-2 logarithm. d/dx = 1/(x ln 2).
-    fn log2(self) -> Self;
-    /// ln(1 + x), accurate near 0. d/dx = 1/(1+x).
-    fn ln_1p(self) -> Self;
-    /// Square root. d/dx = 1/(2√x).
-    fn sqrt(self) -> Self;
-    /// Cube root. d/dx = 1/(3 ∛x²).
-    fn cbrt(self) -> Self;
     /// Integer power. d/dx = n xⁿ⁻¹.
     fn powi(self, n: i32) -> Self;
     /// Real power xʸ. d/dx = y xʸ⁻¹, d/dy = xʸ ln x (taken as 0 where x = 0).
     fn powf(self, n: impl Into<Self>) -> Self;
-    /// Absolute value. d/dx = sign x, and 0 at x = 0.
-    fn abs(self) -> Self;
     /// √(x² + y²) without overflow. d/dx = x/h, d/dy = y/h (0 where h = 0).
     fn hypot(self, other: impl Into<Self>) -> Self;
-    /// 1/x. d/dx = -1/x².
-    fn recip(self) -> Self;
     /// The smaller of two values (ignoring NaN, as `f64::min`); the derivative follows
     /// the one chosen, which is `self` on a tie.
     fn min(self, other: impl Into<Self>) -> Self;
@@ -232,8 +190,6 @@ pub trait Real:
     fn round(self) -> Self;
     /// Integer part. Derivative 0.
     fn trunc(self) -> Self;
-    /// Fractional part `x - trunc(x)`. d/dx = 1.
-    fn fract(self) -> Self;
     /// Rounds to the nearest integer, ties to even. Derivative 0.
     fn round_ties_even(self) -> Self {
         Self::from(self.val().round_ties_even())
@@ -284,13 +240,6 @@ pub trait Real:
             p.push(b, 0.5);
         })
     }
-    /// Converts radians to degrees. d/dx = 180/π.
-    fn to_degrees(self) -> Self;
-    /// Converts degrees to radians. d/dx = π/180.
-    fn to_radians(self) -> Self;
-    /// ln(1 + eˣ) (softplus), without overflow for large x and accurate for very negative
-    /// x (Stan's `log1p_exp`). d/dx = 1/(1+e^(-x)), the [`inv_logit`](Real::inv_logit).
-    fn log1p_exp(self) -> Self;
     /// ln(e^self + e^other), without overflow (Stan's two-argument `log_sum_exp`; the
     /// free function [`log_sum_exp`](crate::log_sum_exp) takes a slice). Partials
     /// 1/(1+e^(other-self)) and 1/(1+e^(self-other)), each 1/2 where the arguments are
@@ -339,28 +288,16 @@ pub trait Real:
     fn is_sign_positive(self) -> bool {
         self.val().is_sign_positive()
     }
-
-    /// Error function. d/dx = 2/√π e^(-x²).
-    fn erf(self) -> Self;
-    /// Complementary error function 1 - erf x. d/dx = -2/√π e^(-x²).
-    fn erfc(self) -> Self;
-    /// ln |Γ(x)|. d/dx = ψ(x), the digamma function.
-    fn log_gamma(self) -> Self;
-    /// The digamma function ψ(x) = d/dx ln Γ(x). d/dx = ψ′(x), the trigamma function.
-    fn digamma(self) -> Self;
-    /// x². d/dx = 2x.
-    fn square(self) -> Self;
-    /// 1/x. d/dx = -1/x².
-    fn inv(self) -> Self;
-    /// 1/x². d/dx = -2/x³.
-    fn inv_square(self) -> Self;
-    /// 1/√x. d/dx = -1/(2 x^{3/2}).
-    fn inv_sqrt(self) -> Self;
-    /// ln(x/(1-x)). d/dx = 1/(x(1-x)).
-    fn logit(self) -> Self;
-    /// 1/(1+e^(-x)), computed without overflow. d/dx = σ(x)(1-σ(x)).
-    fn inv_logit(self) -> Self;
 }
+
+/// `Real`'s declarations of the elementary table's functions (`fn sin(self) -> Self;`, ...).
+macro_rules! declare_unary {
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+        $(#[$doc])*
+        fn $name(self) -> Self;
+    )*};
+}
+use declare_unary;
 
 /// The panic of [`Real::clamp`] for bad bounds, with `f64::clamp`'s condition.
 #[cold]

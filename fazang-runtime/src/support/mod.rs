@@ -2,6 +2,7 @@
 //! API: reached only as `::fazang::__private`, names may change without notice.
 
 pub(crate) mod adjoint;
+mod catalogue;
 pub(crate) mod jvp_hessian;
 pub(crate) mod outputs;
 pub mod real_calls;
@@ -22,6 +23,7 @@ pub use crate::support::adjoint::{
 };
 pub use crate::support::outputs::Outputs;
 pub use crate::support::real_calls as real;
+pub use catalogue::{Elementary, ELEMENTARY};
 pub use num_traits::Float;
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].

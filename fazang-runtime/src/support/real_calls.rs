@@ -6,6 +6,7 @@
 //!
 //! Not a public API: reached through `::fazang::__private::real`.
 
+use crate::math::elementary::{with_method_list, with_unary_table};
 use crate::Real;
 use std::cmp::Ordering;
 use std::num::FpCategory;
@@ -58,22 +59,29 @@ macro_rules! binary {
     )*};
 }
 
-unary! {
-    sin -> S, cos -> S, tan -> S, asin -> S, acos -> S, atan -> S, sinh -> S, cosh -> S,
-    tanh -> S, asinh -> S, acosh -> S, atanh -> S, exp -> S, exp2 -> S, exp_m1 -> S,
-    ln -> S, log10 -> S, log2 -> S, ln_1p -> S, sqrt -> S, cbrt -> S, abs -> S, recip -> S,
-    signum -> S, floor -> S, ceil -> S, round -> S, trunc -> S, fract -> S,
-    round_ties_even -> S, to_degrees -> S, to_radians -> S, log1p_exp -> S, erf -> S,
-    erfc -> S, log_gamma -> S, square -> S, inv -> S, inv_square -> S, inv_sqrt -> S,
-    logit -> S, inv_logit -> S, sin_cos -> (S, S), is_nan -> bool, is_finite -> bool,
-    is_infinite -> bool, is_normal -> bool, is_subnormal -> bool, classify -> FpCategory,
-    is_sign_negative -> bool, is_sign_positive -> bool,
+/// The table's functions.
+macro_rules! table_calls {
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        unary! { $($name -> S),* }
+    };
 }
+with_unary_table!(table_calls);
 
-binary! {
-    atan2, log, powf, hypot, min, max, copysign, rem_euclid, div_euclid, midpoint,
-    log_sum_exp,
+/// `Real`'s other methods, by shape.
+macro_rules! list_calls {
+    (
+        flat: $($f:ident $ff:ident),*;
+        binary: $($b:ident $bf:ident),*;
+        binary_flat: $($bb:ident $bbf:ident),*;
+        predicates: $($p:ident),*;
+    ) => {
+        unary! { $($f -> S,)* $($p -> bool),* }
+        binary! { $($b,)* $($bb),* }
+    };
 }
+with_method_list!(list_calls);
+
+unary! { sin_cos -> (S, S), classify -> FpCategory }
 
 /// `Real::powi`.
 #[inline(always)]

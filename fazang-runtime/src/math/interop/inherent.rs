@@ -17,18 +17,14 @@ use crate::tape::var::Var;
 use crate::Real;
 
 /// Inherent forwarding methods for a scalar type `$t: Real` (optional `[generics]` prefix
-/// as for `num_traits_for!`).
+/// as for `num_traits_for!`): one per row of the elementary table and per method of
+/// `with_method_list!`, and the few methods of their own signature.
 macro_rules! inherent_math {
     ($(@generic [$($g:tt)*])? $t:ty) => {
         #[doc(hidden)]
         impl<$($($g)*)?> $t {
-            $crate::math::interop::inherent_math!(@unary sin cos tan asin acos atan sinh cosh tanh
-                asinh acosh atanh exp exp2 exp_m1 ln log10 log2 ln_1p sqrt cbrt abs recip
-                signum floor ceil round trunc fract erf erfc log_gamma square inv inv_square
-                inv_sqrt logit inv_logit to_degrees to_radians);
-            $crate::math::interop::inherent_math!(@binary atan2 log powf hypot min max copysign);
-            $crate::math::interop::inherent_math!(@predicates is_nan is_infinite is_finite
-                is_sign_positive is_sign_negative is_normal is_subnormal);
+            $crate::math::elementary::with_unary_table! { [$crate::math::interop::inherent_math] @table }
+            $crate::math::elementary::with_method_list! { [$crate::math::interop::inherent_math] @list }
             /// `Real::classify` (of the value).
             #[inline]
             pub fn classify(self) -> ::core::num::FpCategory {
@@ -55,6 +51,19 @@ macro_rules! inherent_math {
                 $crate::Real::clamp(self, lo, hi)
             }
         }
+    };
+    (@table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        $crate::math::interop::inherent_math!(@unary $($name)*);
+    };
+    (@list
+        flat: $($f:ident $ff:ident),*;
+        binary: $($b:ident $bf:ident),*;
+        binary_flat: $($bb:ident $bbf:ident),*;
+        predicates: $($p:ident),*;
+    ) => {
+        $crate::math::interop::inherent_math!(@unary $($f)*);
+        $crate::math::interop::inherent_math!(@binary $($b)* $($bb)*);
+        $crate::math::interop::inherent_math!(@predicates $($p)*);
     };
     (@unary $($m:ident)*) => {$(
         #[doc = concat!("`Real::", stringify!($m), "`.")]

@@ -24,6 +24,7 @@
 //! # let _ = DVector::<f64>::zeros(1);
 //! ```
 
+use crate::math::elementary::{with_method_list, with_unary_table};
 use crate::tape::var::Var;
 use crate::Real;
 use simba::scalar::{ComplexField, Field, RealField, SubsetOf};
@@ -107,8 +108,36 @@ macro_rules! float_subset {
 }
 float_subset!(f64, f32);
 
-/// Forward simba methods to `Real`'s of the same name.
+/// Forward simba methods to `Real`'s of the same name: `ComplexField`'s are the table's
+/// rows and `with_method_list!`'s methods of family `std`, `RealField`'s the binary
+/// methods of family `real`.
 macro_rules! forward {
+    (complex_table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        $(forward!(unary_in $fam $name);)*
+    };
+    (complex_list
+        flat: $($f:ident $ff:ident),*;
+        binary: $($b:ident $bf:ident),*;
+        binary_flat: $($bb:ident $bbf:ident),*;
+        predicates: $($p:ident),*;
+    ) => {
+        $(forward!(unary_in $ff $f);)*
+        $(forward!(binary_in $bf $b);)*
+    };
+    (real_list
+        flat: $($f:ident $ff:ident),*;
+        binary: $($b:ident $bf:ident),*;
+        binary_flat: $($bb:ident $bbf:ident),*;
+        predicates: $($p:ident),*;
+    ) => {
+        $(forward!(real_in $bf $b);)*
+    };
+    (unary_in std $m:ident) => { forward!(unary $m); };
+    (unary_in $other:ident $m:ident) => {};
+    (binary_in std $m:ident) => { forward!(binary $m); };
+    (binary_in $other:ident $m:ident) => {};
+    (real_in real $m:ident) => { forward!(binary $m); };
+    (real_in $other:ident $m:ident) => {};
     (unary $($m:ident)*) => {$(
         #[inline]
         fn $m(self) -> Var {
@@ -132,9 +161,8 @@ macro_rules! forward {
 impl ComplexField for Var {
     type RealField = Var;
 
-    forward!(unary floor ceil round trunc fract recip sin cos tan asin acos atan sinh cosh
-        tanh asinh acosh atanh log2 log10 ln ln_1p sqrt exp exp2 exp_m1 cbrt abs signum);
-    forward!(binary hypot log powf);
+    with_unary_table!([forward] complex_table);
+    with_method_list!([forward] complex_list);
 
     #[inline]
     fn from_real(re: Var) -> Var {
@@ -215,7 +243,7 @@ impl ComplexField for Var {
 }
 
 impl RealField for Var {
-    forward!(binary atan2 max min);
+    with_method_list!([forward] real_list);
     forward!(consts pi PI, two_pi TAU, frac_pi_2 FRAC_PI_2, frac_pi_3 FRAC_PI_3,
         frac_pi_4 FRAC_PI_4, frac_pi_6 FRAC_PI_6, frac_pi_8 FRAC_PI_8, frac_1_pi FRAC_1_PI,
         frac_2_pi FRAC_2_PI, frac_2_sqrt_pi FRAC_2_SQRT_PI, e E, log2_e LOG2_E,
@@ -228,10 +256,6 @@ impl RealField for Var {
     #[inline]
     fn is_sign_negative(&self) -> bool {
         self.val().is_sign_negative()
-    }
-    #[inline]
-    fn copysign(self, sign: Var) -> Var {
-        Real::copysign(self, sign)
     }
     #[inline]
     fn clamp(self, min: Var, max: Var) -> Var {

@@ -121,12 +121,8 @@ macro_rules! num_traits_for {
             fn neg_zero() -> Self {
                 Self::from(-0.0)
             }
-            $crate::math::interop::num_traits_for!(@unary sin cos tan asin acos atan sinh cosh tanh
-                asinh acosh atanh exp exp2 exp_m1 ln log10 log2 ln_1p sqrt cbrt abs recip
-                signum floor ceil round trunc fract);
-            $crate::math::interop::num_traits_for!(@binary atan2 log powf hypot min max);
-            $crate::math::interop::num_traits_for!(@predicates is_nan is_infinite is_finite
-                is_sign_positive is_sign_negative);
+            $crate::math::elementary::with_unary_table! { [$crate::math::interop::num_traits_for] @table }
+            $crate::math::elementary::with_method_list! { [$crate::math::interop::num_traits_for] @list }
             /// `Real::mul_add`.
             #[inline]
             fn mul_add(self, a: Self, b: Self) -> Self {
@@ -156,9 +152,6 @@ macro_rules! num_traits_for {
                     self - other
                 }
             }
-            $crate::math::interop::num_traits_for!(@unary to_degrees to_radians);
-            $crate::math::interop::num_traits_for!(@binary copysign);
-            $crate::math::interop::num_traits_for!(@predicates is_normal is_subnormal);
             /// `Real::classify` (of the value).
             #[inline]
             fn classify(self) -> ::core::num::FpCategory {
@@ -171,6 +164,28 @@ macro_rules! num_traits_for {
             }
         }
     };
+    // `Float`'s methods among the table's rows and `with_method_list!`'s methods: those
+    // of the families `std` and `float` (unary) and `std` and `real` (binary).
+    (@table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        $($crate::math::interop::num_traits_for!(@unary_in $fam $name);)*
+    };
+    (@list
+        flat: $($f:ident $ff:ident),*;
+        binary: $($b:ident $bf:ident),*;
+        binary_flat: $($bb:ident $bbf:ident),*;
+        predicates: $($p:ident),*;
+    ) => {
+        $($crate::math::interop::num_traits_for!(@unary_in $ff $f);)*
+        $($crate::math::interop::num_traits_for!(@binary_in $bf $b);)*
+        $($crate::math::interop::num_traits_for!(@binary_in $bbf $bb);)*
+        $crate::math::interop::num_traits_for!(@predicates $($p)*);
+    };
+    (@unary_in std $m:ident) => { $crate::math::interop::num_traits_for!(@unary $m); };
+    (@unary_in float $m:ident) => { $crate::math::interop::num_traits_for!(@unary $m); };
+    (@unary_in $other:ident $m:ident) => {};
+    (@binary_in std $m:ident) => { $crate::math::interop::num_traits_for!(@binary $m); };
+    (@binary_in real $m:ident) => { $crate::math::interop::num_traits_for!(@binary $m); };
+    (@binary_in $other:ident $m:ident) => {};
     (@to $t:ty; $($m:ident $p:ty),*) => {$(
         /// The value, converted as `f64` converts.
         #[inline]
