@@ -39,14 +39,10 @@ pub mod ode;
 pub mod param;
 #[doc(hidden)]
 pub mod support;
-pub mod tape;
+mod tape;
 
-pub use crate::dist::{
-    bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf, chi_square_lpdf,
-    double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,
-    lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf, poisson_lpmf,
-    student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
-};
+pub use crate::dist::functions::*;
+pub use crate::dist::DomainError;
 pub use crate::drivers::hessian::{
     hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
     HESSIAN_LANES,

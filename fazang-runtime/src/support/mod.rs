@@ -41,7 +41,7 @@ pub use crate::support::rule::{
 };
 
 // Parameters of every shape as one run of inputs (`fazang::param`).
-pub use crate::param::{AdjointReader, Inputs};
+pub use crate::param::{AdjointReader, Inputs, Param};
 
 /// A trait standing for a list of bounds (a trait alias), with the blanket impl that
 /// makes every type meeting them implement it; the list is written once.
