@@ -16,11 +16,27 @@
 //!
 //! # Layout
 //!
-//! - [`tape`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
-//! - [`math`]: every elementary function once (value and derivative), slice functions.
+//! From the bottom up; each module uses only those before it (the support of generated
+//! code, last, uses all of them; [`OdeSystem`] names its bounds):
+//!
+//! - `tape` (private): the tape, [`Var`], nested scopes and the backward sweep; it knows
+//!   no math. What a program needs of it is at the root ([`nested`], [`tape_stats`],
+//!   [`unary_op`], ...).
+//! - [`math`]: [`Real`], every elementary function once (one table of values and
+//!   derivatives), `Var`'s operators, special and slice functions, and the numeric
+//!   ecosystem's traits (`num_traits`, simba) for every scalar.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
-//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
-//! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
+//! - [`forward`]: forward-mode and higher-order numbers ([`Dual`], [`Taylor`], [`Jet`],
+//!   [`Fwd`]) from the same table.
+//! - [`linalg`] (feature `nalgebra`): fused matrix operations; [`ode`]: ODE solutions with
+//!   sensitivities ([`ode_bdf`], [`ode_rk45`]); the constraining transforms
+//!   (`transform`) belong here too.
+//! - The drivers, at the root: [`gradient`], [`jacobian`], [`hessian`], [`derivative`],
+//!   [`jvp`], [`check_deriv_rule`], [`release_tape_memory`], ...
+//! - [`composite`] and [`param`]: structs registered with `#[deriv_rule]`, parameters of
+//!   every shape.
+//! - [`graph`]: what a gradient recorded, as a graph.
+//! - `support` (hidden, `fazang::__private`): what only generated code uses.
 
 #![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
 // simba's `SimdValue` declares two methods `unsafe`; their impls for `Var` are the only

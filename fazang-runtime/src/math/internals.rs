@@ -19,7 +19,7 @@ pub(crate) mod sealed {
 }
 
 /// The hidden part of a scalar: derivative orders, operand contexts, data conversions and
-/// lazy vector-Jacobian products (see the [module documentation](self)).
+/// lazy vector-Jacobian products (see the module documentation of `math::internals`).
 pub trait RealInternals: sealed::Sealed + Sized + 'static {
     /// The scalar one derivative order below `Self`, in which a result's value and partial
     /// derivatives are computed so that they can be differentiated again: `f64` for `f64`
@@ -118,7 +118,7 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
         V: Fn(&[f64], &mut [f64]) + 'static;
 
     /// The polygamma function ψ⁽ⁿ⁾(x) for n ≥ 1 (trigamma, tetragamma, ...), the
-    /// derivatives of [`Real::digamma`](super::Real::digamma). d/dx = ψ⁽ⁿ⁺¹⁾(x).
+    /// derivatives of [`Real::digamma`]. d/dx = ψ⁽ⁿ⁺¹⁾(x).
     fn __polygamma(self, n: u32) -> Self;
 }
 
