@@ -209,6 +209,15 @@ pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 pub use fazang_runtime::linalg;
 pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param};
 
+// The matrix crates fazang implements its traits for, so that a program's versions
+// cannot drift from fazang's: `use fazang::nalgebra::DMatrix;`.
+/// nalgebra, at the version fazang's `Var` is a scalar of (feature `nalgebra`).
+#[cfg(feature = "nalgebra")]
+pub use fazang_runtime::nalgebra;
+/// ndarray, at the version whose arrays `#[differentiate]` takes (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use fazang_runtime::ndarray;
+
 #[doc(hidden)]
 pub use fazang_runtime::support as __private;
 

@@ -57,6 +57,13 @@ pub mod param;
 pub mod support;
 mod tape;
 
+/// The nalgebra whose matrices fazang takes and returns (feature `nalgebra`).
+#[cfg(feature = "nalgebra")]
+pub use nalgebra;
+/// The ndarray whose arrays fazang takes and returns (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
+
 pub use crate::dist::functions::*;
 pub use crate::dist::DomainError;
 pub use crate::drivers::hessian::{
