@@ -6,8 +6,8 @@
 //! the tangents of all of them in one evaluation and sweeping them together (the tape's
 //! block sweep carries 8 adjoints per node), so n inputs take ⌈n/8⌉ passes; the gradient
 //! comes with it (the tangents' values). Tangent lanes that are a constant zero (inputs
-//! outside the pass's block) record nothing. Why this method: see the README's Hessian
-//! table (measured against forward-over-forward and num-dual).
+//! outside the pass's block) record nothing. Why this method: see the Hessian
+//! tables of `docs/performance.md` (measured against forward-over-forward and num-dual).
 
 use crate::forward::Dual;
 use crate::tape::scope::NestedScope;
@@ -117,7 +117,7 @@ pub type HessianFwdScalar<const L: usize> = Dual<Dual<f64, [f64; L]>, [Dual<f64,
 /// on [`HessianFwdScalar<L>`] gives an `L × L` block of the Hessian (the tape is not
 /// used), so `n ≤ L` takes one evaluation and larger `n` takes one per block on or above
 /// the diagonal. The fastest method for a few inputs (set `L` to their number); for
-/// more, [`hessian`] (see the README's Hessian table).
+/// more, [`hessian`] (see the Hessian tables of `docs/performance.md`).
 ///
 /// # Example
 ///

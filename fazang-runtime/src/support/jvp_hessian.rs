@@ -245,7 +245,7 @@ impl<const L: usize> HessianMode for Forward<L> {
 }
 
 /// Up to this many inputs, an `_hessian` is fastest by forward-over-forward with this
-/// many lanes (the README's Hessian table); above, by reverse-over-forward.
+/// many lanes (the Hessian tables of `docs/performance.md`); above, by reverse-over-forward.
 pub const FORWARD_HESSIAN_MAX: usize = 4;
 
 /// The passes of an `_hessian`: each seeds the inputs ([`HessianPass::seed`]), runs the
