@@ -235,6 +235,40 @@ pub mod prelude {
     pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }
 
+/// The runtime's plumbing is out of a program's reach: each of these paths must fail to
+/// resolve (what generated code needs is under the hidden `__private`).
+///
+/// ```compile_fail
+/// use fazang::private::Outputs;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::real_calls::sin;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::core::var::Var;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::tape::scope::nested;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::support::lit;
+/// ```
+///
+/// The same names through the public surface compile:
+///
+/// ```
+/// use fazang::{nested, Var};
+/// use fazang::__private::{lit, Outputs};
+/// let _ = (nested(|| Var::new(1.0).val()), lit::<f64>(1.0));
+/// fn _o<T: Outputs>() {}
+/// ```
+#[cfg(doctest)]
+pub struct PlumbingIsPrivate;
+
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
