@@ -129,32 +129,31 @@ macro_rules! with_unary_table {
 }
 pub(crate) use with_unary_table;
 
-/// Calls `$m!` with the list of `Real`'s other methods that forwarding code writes by
-/// shape (the rest, `powi mul_add clamp sin_cos classify total_cmp val`, each have a
-/// signature of their own and are written out where they are forwarded). They are not
-/// rows of the table: their values and partials are written per scalar type (`deriv2`
-/// holds their partials), and `Real` declares them with their docs.
+/// `with_method_list!([path::to::m] tokens..)` calls `path::to::m! { tokens.. rows }` with
+/// the list of `Real`'s other methods that forwarding code writes by shape, one row per
+/// method: `kind name family;`. (The rest, `powi mul_add clamp sin_cos classify total_cmp
+/// val`, each have a signature of their own and are written out where they are
+/// forwarded.) They are not rows of the table: their values and partials are written per
+/// scalar type (`deriv2` holds their partials), and `Real` declares them with their docs.
 ///
-/// - `flat`: unary, piecewise constant (derivative 0);
-/// - `binary`: `fn(self, impl Into<Self>) -> Self`, partials in `deriv2`;
-/// - `binary_flat`: binary, piecewise constant;
-/// - `predicates`: `fn(self) -> bool` on the value, all of them `Float` methods too.
-///
-/// Each name has a family, as in the table: `std` (also in `Float` and `ComplexField`),
-/// `real` (also in `Float` and simba's `RealField`), `own` (neither).
+/// Kinds: `flat`, unary and piecewise constant (derivative 0); `binary`, `fn(self, impl
+/// Into<Self>) -> Self` with partials in `deriv2`; `binary_flat`, binary and piecewise
+/// constant; `predicate`, `fn(self) -> bool` on the value. Families, as in the table:
+/// `std` (also in `Float` and `ComplexField`), `real` (also in `Float` and simba's
+/// `RealField`), `float` (also in `Float`), `own` (neither).
 macro_rules! with_method_list {
-    ($m:ident) => {
-        $crate::math::elementary::with_method_list! { [$m] }
-    };
     ([$($m:tt)*] $($pre:tt)*) => {
         $($m)*! {
             $($pre)*
-            flat: signum std, floor std, ceil std, round std, trunc std, round_ties_even own;
-            binary: atan2 real, log std, powf std, hypot std, min real, max real,
-                copysign real, rem_euclid own, midpoint own, log_sum_exp own;
-            binary_flat: div_euclid own;
-            predicates: is_nan, is_infinite, is_finite, is_sign_positive, is_sign_negative,
-                is_normal, is_subnormal;
+            flat signum std; flat floor std; flat ceil std; flat round std; flat trunc std;
+            flat round_ties_even own;
+            binary atan2 real; binary log std; binary powf std; binary hypot std;
+            binary min real; binary max real; binary copysign real; binary rem_euclid own;
+            binary midpoint own; binary log_sum_exp own;
+            binary_flat div_euclid own;
+            predicate is_nan float; predicate is_infinite float; predicate is_finite float;
+            predicate is_sign_positive float; predicate is_sign_negative float;
+            predicate is_normal float; predicate is_subnormal float;
         }
     };
 }

@@ -15,27 +15,32 @@ pub struct Elementary {
     pub piecewise_constant: bool,
 }
 
-/// Builds [`ELEMENTARY`]: the table's rows, then `with_method_list!`'s methods, then the
-/// three methods of their own signature.
+/// Builds [`ELEMENTARY`]: the table's rows, then `with_method_list!`'s methods but the
+/// predicates (one at a time, into `[done]`), then the three methods of their own
+/// signature.
 macro_rules! elementary {
     (@table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
-        with_method_list! { [elementary] @list [$($name)*] }
+        with_method_list! { [elementary] @list [$(entry(stringify!($name), 1, false),)*] }
     };
-    (@list [$($t:ident)*]
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
+    (@list [$($done:tt)*] flat $name:ident $fam:ident; $($rest:tt)*) => {
+        elementary! { @list [$($done)* entry(stringify!($name), 1, true),] $($rest)* }
+    };
+    (@list [$($done:tt)*] binary $name:ident $fam:ident; $($rest:tt)*) => {
+        elementary! { @list [$($done)* entry(stringify!($name), 2, false),] $($rest)* }
+    };
+    (@list [$($done:tt)*] binary_flat $name:ident $fam:ident; $($rest:tt)*) => {
+        elementary! { @list [$($done)* entry(stringify!($name), 2, true),] $($rest)* }
+    };
+    (@list [$($done:tt)*] predicate $name:ident $fam:ident; $($rest:tt)*) => {
+        elementary! { @list [$($done)*] $($rest)* }
+    };
+    (@list [$($done:tt)*]) => {
         /// Every elementary function, once: the rows of the elementary table (unary), the
         /// piecewise constant unary methods (`floor`, ...), the binary methods (`powf`,
         /// ...), and `powi`, `mul_add`, `clamp`. Predicates (`is_nan`, ...) and `sin_cos`
         /// return something else than one scalar and are not listed.
         pub const ELEMENTARY: &[Elementary] = &[
-            $(entry(stringify!($t), 1, false),)*
-            $(entry(stringify!($f), 1, true),)*
-            $(entry(stringify!($b), 2, false),)*
-            $(entry(stringify!($bb), 2, true),)*
+            $($done)*
             entry("powi", 2, false),
             entry("mul_add", 3, false),
             entry("clamp", 3, false),

@@ -69,17 +69,12 @@ with_unary_table!(table_calls);
 
 /// `Real`'s other methods, by shape.
 macro_rules! list_calls {
-    (
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
-        unary! { $($f -> S,)* $($p -> bool),* }
-        binary! { $($b,)* $($bb),* }
-    };
+    ($($kind:ident $name:ident $fam:ident;)*) => { $(list_calls!(@$kind $name);)* };
+    (@flat $name:ident) => { unary! { $name -> S } };
+    (@predicate $name:ident) => { unary! { $name -> bool } };
+    (@$binary:ident $name:ident) => { binary! { $name } };
 }
-with_method_list!(list_calls);
+with_method_list!([list_calls]);
 
 unary! { sin_cos -> (S, S), classify -> FpCategory }
 

@@ -55,16 +55,12 @@ macro_rules! inherent_math {
     (@table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
         $crate::math::interop::inherent_math!(@unary $($name)*);
     };
-    (@list
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
-        $crate::math::interop::inherent_math!(@unary $($f)*);
-        $crate::math::interop::inherent_math!(@binary $($b)* $($bb)*);
-        $crate::math::interop::inherent_math!(@predicates $($p)*);
+    (@list $($kind:ident $name:ident $fam:ident;)*) => {
+        $($crate::math::interop::inherent_math!(@$kind $name);)*
     };
+    (@flat $m:ident) => { $crate::math::interop::inherent_math!(@unary $m); };
+    (@predicate $m:ident) => { $crate::math::interop::inherent_math!(@predicates $m); };
+    (@binary_flat $m:ident) => { $crate::math::interop::inherent_math!(@binary $m); };
     (@unary $($m:ident)*) => {$(
         #[doc = concat!("`Real::", stringify!($m), "`.")]
         #[inline]

@@ -115,29 +115,19 @@ macro_rules! forward {
     (complex_table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
         $(forward!(unary_in $fam $name);)*
     };
-    (complex_list
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
-        $(forward!(unary_in $ff $f);)*
-        $(forward!(binary_in $bf $b);)*
+    (complex_list $($kind:ident $name:ident $fam:ident;)*) => {
+        $(forward!(complex_in $kind $fam $name);)*
     };
-    (real_list
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
-        $(forward!(real_in $bf $b);)*
+    (real_list $($kind:ident $name:ident $fam:ident;)*) => {
+        $(forward!(real_in $kind $fam $name);)*
     };
+    (complex_in flat std $m:ident) => { forward!(unary $m); };
+    (complex_in binary std $m:ident) => { forward!(binary $m); };
+    (complex_in $kind:ident $fam:ident $m:ident) => {};
+    (real_in binary real $m:ident) => { forward!(binary $m); };
+    (real_in $kind:ident $fam:ident $m:ident) => {};
     (unary_in std $m:ident) => { forward!(unary $m); };
     (unary_in $other:ident $m:ident) => {};
-    (binary_in std $m:ident) => { forward!(binary $m); };
-    (binary_in $other:ident $m:ident) => {};
-    (real_in real $m:ident) => { forward!(binary $m); };
-    (real_in $other:ident $m:ident) => {};
     (unary $($m:ident)*) => {$(
         #[inline]
         fn $m(self) -> Var {

@@ -169,17 +169,13 @@ macro_rules! num_traits_for {
     (@table $( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
         $($crate::math::interop::num_traits_for!(@unary_in $fam $name);)*
     };
-    (@list
-        flat: $($f:ident $ff:ident),*;
-        binary: $($b:ident $bf:ident),*;
-        binary_flat: $($bb:ident $bbf:ident),*;
-        predicates: $($p:ident),*;
-    ) => {
-        $($crate::math::interop::num_traits_for!(@unary_in $ff $f);)*
-        $($crate::math::interop::num_traits_for!(@binary_in $bf $b);)*
-        $($crate::math::interop::num_traits_for!(@binary_in $bbf $bb);)*
-        $crate::math::interop::num_traits_for!(@predicates $($p)*);
+    (@list $($kind:ident $name:ident $fam:ident;)*) => {
+        $($crate::math::interop::num_traits_for!(@$kind $fam $name);)*
     };
+    (@flat $fam:ident $m:ident) => { $crate::math::interop::num_traits_for!(@unary_in $fam $m); };
+    (@binary $fam:ident $m:ident) => { $crate::math::interop::num_traits_for!(@binary_in $fam $m); };
+    (@binary_flat $fam:ident $m:ident) => { $crate::math::interop::num_traits_for!(@binary_in $fam $m); };
+    (@predicate $fam:ident $m:ident) => { $crate::math::interop::num_traits_for!(@predicates $m); };
     (@unary_in std $m:ident) => { $crate::math::interop::num_traits_for!(@unary $m); };
     (@unary_in float $m:ident) => { $crate::math::interop::num_traits_for!(@unary $m); };
     (@unary_in $other:ident $m:ident) => {};
