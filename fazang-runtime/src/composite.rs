@@ -164,20 +164,3 @@ pub trait CompositeOf<S: Real>: Sized {
         ok
     }
 }
-
-/// Take the next adjoint (0 once the iterator is exhausted). For generated `adjoint`.
-#[doc(hidden)]
-#[inline]
-pub fn next_adjoint(adj: &mut dyn Iterator<Item = f64>) -> f64 {
-    adj.next().unwrap_or(0.0)
-}
-
-/// A new independent variable for a field, also pushed onto `vars`. For generated
-/// `activate`.
-#[doc(hidden)]
-#[inline]
-pub fn new_var(v: f64, vars: &mut Vec<Var>) -> Var {
-    let x = Var::new(v);
-    vars.push(x);
-    x
-}

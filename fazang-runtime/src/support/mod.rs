@@ -51,11 +51,11 @@ pub use crate::support::jvp_hessian::{
 };
 
 // For #[deriv_rule] functions and structs.
-pub use crate::composite::{new_var, next_adjoint, Composite, CompositeOf};
+pub use crate::composite::{Composite, CompositeOf};
 pub use crate::math::real::Partials;
 pub use crate::support::rule::{
-    add_slice, apply_rule, as_array, push_slice, rule_first_order_only, to_array, AsOutputs,
-    RulePartials,
+    add_slice, apply_rule, as_array, new_var, next_adjoint, push_slice, rule_first_order_only,
+    to_array, AsOutputs, RulePartials,
 };
 
 // Parameters of every shape as one run of inputs (`fazang::param`).

@@ -2,6 +2,7 @@
 //! Each one checks a length the rule or adjoint function got wrong and says so.
 
 use crate::math::real::{Partials, Real};
+use crate::tape::var::Var;
 
 /// Record partials `d` (a rule's gradient for the slice parameter `name`) for `xs`.
 ///
@@ -122,4 +123,20 @@ pub fn rule_first_order_only(name: &str, why: &str) -> ! {
          the scalar methods, as in `x => x.cos() / (1.0 + x.sin())`) to have them \
          evaluated on the scalar itself"
     )
+}
+
+/// Take the next adjoint (0 once the iterator is exhausted). For the `adjoint` of a
+/// `#[deriv_rule]` struct.
+#[inline]
+pub fn next_adjoint(adj: &mut dyn Iterator<Item = f64>) -> f64 {
+    adj.next().unwrap_or(0.0)
+}
+
+/// A new independent variable for a field, also pushed onto `vars`. For the `activate` of
+/// a `#[deriv_rule]` struct.
+#[inline]
+pub fn new_var(v: f64, vars: &mut Vec<Var>) -> Var {
+    let x = Var::new(v);
+    vars.push(x);
+    x
 }
