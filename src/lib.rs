@@ -68,19 +68,15 @@
 //!
 //! # Functions
 //!
-//! Methods of [`Real`], on `f64` and `Var` alike, with `f64`'s names and meanings:
-//!
-//! - `sin cos tan asin acos atan atan2 sin_cos sinh cosh tanh asinh acosh atanh`
-//! - `exp exp2 exp_m1 ln log log10 log2 ln_1p sqrt cbrt powi powf recip`
-//! - `abs hypot min max mul_add clamp copysign fract rem_euclid midpoint to_degrees
-//!   to_radians`, and `signum floor ceil round round_ties_even trunc div_euclid`
-//!   (derivative 0); `%` has partials 1 and -trunc(a/b)
-//! - tests and orderings on the value: `is_nan is_finite is_infinite is_normal
-//!   is_subnormal classify is_sign_positive is_sign_negative total_cmp`
-//! - Fazang's and Stan's `erf erfc log_gamma square inv inv_square inv_sqrt logit
-//!   inv_logit log1p_exp`, also as free functions ([`erf`], [`log_gamma`], ...) for use
-//!   on `f64` without a clash with std's unstable methods of the same names, and the
-//!   two-argument `a.log_sum_exp(b)`.
+//! Every method of [`Real`], on `f64` and `Var` alike: `f64`'s math methods with their
+//! names and meanings (`sin`, `exp`, `ln_1p`, `powf`, `hypot`, `clamp`, ..., and the
+//! piecewise constant `floor`, `round`, `signum`, ..., whose derivative is 0; `%` has
+//! partials 1 and -trunc(a/b)), tests on the value (`is_nan`, `total_cmp`, ...), and
+//! Fazang's and Stan's functions (`erf`, `log_gamma`, `inv_logit`, `log1p_exp`, the
+//! two-argument `a.log_sum_exp(b)`, ...), the one-argument ones also as free functions
+//! ([`erf`], [`log_gamma`], ..., see [`math::functions`]) for use on `f64` without a clash
+//! with std's unstable methods of the same names. [`Real`]'s page lists every method with
+//! its derivative.
 //!
 //! On `Var`, the binary methods (`atan2 powf hypot log min max mul_add clamp copysign
 //! rem_euclid div_euclid midpoint log_sum_exp`) accept `f64` or `Var` arguments:
@@ -171,29 +167,107 @@
 
 #![forbid(unsafe_code)]
 
+// The public surface, listed: what a program uses, by name. Everything else of the runtime
+// (the tape's internals, the support of generated code) is out of reach, except through
+// the hidden `__private`, which only generated code names.
+
 pub use fazang_macros::{deriv_rule, differentiate};
-pub use fazang_runtime::*;
+
+// The scalars, the tape and custom operations.
+pub use fazang_runtime::{
+    binary_op, clear_tape, nary_op, nary_op_iter, nested, release_tape_memory, set_zero_all_adj,
+    tape_reserved_bytes, tape_stats, unary_op, vector_op, Adjoints, NestedScope, Partials, Real,
+    TapeStats, Var,
+};
+
+// Functions: slices, fazang's own scalar functions, distributions.
+pub use fazang_runtime::dist::functions::*;
+pub use fazang_runtime::math::functions::*;
+pub use fazang_runtime::{
+    dot_product, log_sum_exp, matmul, norm2, sum, DomainError, Mix, SliceOps,
+};
+
+// Drivers.
+pub use fazang_runtime::{
+    check_deriv_rule, check_deriv_rule_vec, derivative, derivatives, gradient, gradient_into,
+    hessian, hessian_forward, hessian_vector_product, jacobian, jvp, value_and_derivative,
+    JvpOutput, Mismatch, Quantity, RuleCheck,
+};
+
+// Forward-mode numbers and the scalars of the Hessian drivers.
+pub use fazang_runtime::{
+    clear_forward, forward_scope, jet_len, Dual, Fwd, HessianFwdScalar, HessianScalar, HvpScalar,
+    Jet, JetDyn, Lanes, Tangent, Taylor, HESSIAN_LANES,
+};
+
+// ODEs.
+pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
+
+// The modules, each with its own documentation (`fazang::transform`, Stan's constraining
+// transforms, belongs here too).
+#[cfg(feature = "nalgebra")]
+pub use fazang_runtime::linalg;
+pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param};
+
+// The matrix crates fazang implements its traits for, so that a program's versions
+// cannot drift from fazang's: `use fazang::nalgebra::DMatrix;`.
+/// nalgebra, at the version fazang's `Var` is a scalar of (feature `nalgebra`).
+#[cfg(feature = "nalgebra")]
+pub use fazang_runtime::nalgebra;
+/// ndarray, at the version whose arrays `#[differentiate]` takes (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use fazang_runtime::ndarray;
 
 #[doc(hidden)]
-pub use fazang_runtime::private as __private;
+pub use fazang_runtime::support as __private;
 
 /// Everything a user needs: `use fazang::prelude::*;`.
 pub mod prelude {
     pub use fazang_macros::{deriv_rule, differentiate};
+    pub use fazang_runtime::dist::functions::*;
+    pub use fazang_runtime::math::functions::*;
     pub use fazang_runtime::{
-        bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf,
-        chi_square_lpdf, double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf,
-        logistic_lpdf, lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf,
-        poisson_lpmf, student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
-    };
-    pub use fazang_runtime::{
-        binary_op, check_deriv_rule, clear_tape, dot_product, erf, erfc, gradient, gradient_into,
-        inv, inv_logit, inv_sqrt, inv_square, jacobian, log1p_exp, log_gamma, log_sum_exp, logit,
-        matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory, set_zero_all_adj,
-        square, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, NestedScope, Real, Var,
+        binary_op, check_deriv_rule, clear_tape, dot_product, gradient, gradient_into, jacobian,
+        log_sum_exp, matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory,
+        set_zero_all_adj, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, DomainError,
+        NestedScope, Real, Var,
     };
     pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }
+
+/// The runtime's plumbing is out of a program's reach: each of these paths must fail to
+/// resolve (what generated code needs is under the hidden `__private`).
+///
+/// ```compile_fail
+/// use fazang::private::Outputs;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::real_calls::sin;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::core::var::Var;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::tape::scope::nested;
+/// ```
+///
+/// ```compile_fail
+/// use fazang::support::lit;
+/// ```
+///
+/// The same names through the public surface compile:
+///
+/// ```
+/// use fazang::{nested, Var};
+/// use fazang::__private::{lit, Outputs};
+/// let _ = (nested(|| Var::new(1.0).val()), lit::<f64>(1.0));
+/// fn _o<T: Outputs>() {}
+/// ```
+#[cfg(doctest)]
+pub struct PlumbingIsPrivate;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -35,8 +35,8 @@
 //! # fazang::clear_tape();
 //! ```
 
-use crate::core::var::Var;
-use crate::real::{Partials, Real};
+use crate::math::real::{Partials, Real};
+use crate::tape::var::Var;
 
 /// A struct registered with `#[deriv_rule]`, seen from `#[differentiate]`: implemented
 /// for the plain struct (`Bar<f64>`).
@@ -163,21 +163,4 @@ pub trait CompositeOf<S: Real>: Sized {
         self.for_each_field(|f| ok &= f.__f64_partials_suffice());
         ok
     }
-}
-
-/// Take the next adjoint (0 once the iterator is exhausted). For generated `adjoint`.
-#[doc(hidden)]
-#[inline]
-pub fn next_adjoint(adj: &mut dyn Iterator<Item = f64>) -> f64 {
-    adj.next().unwrap_or(0.0)
-}
-
-/// A new independent variable for a field, also pushed onto `vars`. For generated
-/// `activate`.
-#[doc(hidden)]
-#[inline]
-pub fn new_var(v: f64, vars: &mut Vec<Var>) -> Var {
-    let x = Var::new(v);
-    vars.push(x);
-    x
 }

@@ -10,7 +10,7 @@
 //! GraphViz (`dot -Tsvg graph.dot -o graph.svg`).
 //!
 //! Capturing costs nothing when it is not used: the tape takes a cold path, already
-//! there for its capacity check, only while a capture runs (see the `core::capture`
+//! there for its capacity check, only while a capture runs (see the `tape::capture`
 //! module).
 //!
 //! # Example
@@ -27,9 +27,9 @@
 //! assert!(dot.starts_with("digraph fazang {"));
 //! ```
 
-use crate::core::scope::NestedScope;
-use crate::core::tape::with_tape;
-use crate::core::var::{grad_in_scope_into, new_vars, Var};
+use crate::tape::scope::NestedScope;
+use crate::tape::stack::with_tape;
+use crate::tape::var::{grad_in_scope_into, new_vars, Var};
 use std::fmt::Write;
 
 /// One recorded node of a [`Graph`].
@@ -133,7 +133,7 @@ impl Capture {
         Capture
     }
 
-    fn end(self) -> (u32, Vec<crate::core::capture::RawNode>) {
+    fn end(self) -> (u32, Vec<crate::tape::capture::RawNode>) {
         let nodes = with_tape(|t| t.end_capture());
         std::mem::forget(self);
         nodes

@@ -16,70 +16,77 @@
 //!
 //! # Layout
 //!
-//! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
-//! - [`math`]: every elementary function once (value and derivative), slice functions.
+//! From the bottom up; each module uses only those before it (the support of generated
+//! code, last, uses all of them; [`OdeSystem`] names its bounds):
+//!
+//! - `tape` (private): the tape, [`Var`], nested scopes and the backward sweep; it knows
+//!   no math. What a program needs of it is at the root ([`nested`], [`tape_stats`],
+//!   [`unary_op`], ...).
+//! - [`math`]: [`Real`], every elementary function once (one table of values and
+//!   derivatives), `Var`'s operators, special and slice functions, and the numeric
+//!   ecosystem's traits (`num_traits`, simba) for every scalar.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
-//! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
-//! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
+//! - [`forward`]: forward-mode and higher-order numbers ([`Dual`], [`Taylor`], [`Jet`],
+//!   [`Fwd`]) from the same table.
+//! - [`linalg`] (feature `nalgebra`): fused matrix operations; [`ode`]: ODE solutions with
+//!   sensitivities ([`ode_bdf`], [`ode_rk45`]); the constraining transforms
+//!   (`transform`) belong here too.
+//! - The drivers, at the root: [`gradient`], [`jacobian`], [`hessian`], [`derivative`],
+//!   [`jvp`], [`check_deriv_rule`], [`release_tape_memory`], ...
+//! - [`composite`] and [`param`]: structs registered with `#[deriv_rule]`, parameters of
+//!   every shape.
+//! - [`graph`]: what a gradient recorded, as a graph.
+//! - `support` (hidden, `fazang::__private`): what only generated code uses.
 
 #![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
 // simba's `SimdValue` declares two methods `unsafe`; their impls for `Var` are the only
 // `unsafe` tokens (no unsafe operation), allowed where they are.
 #![cfg_attr(feature = "nalgebra", deny(unsafe_code))]
 
-mod activate;
-mod adjoint;
-mod adjoint_calls;
 pub mod composite;
-pub mod core;
 pub mod dist;
 mod drivers;
 pub mod forward;
 pub mod graph;
-mod hessian;
-mod interop;
 #[cfg(feature = "nalgebra")]
 pub mod linalg;
 pub mod math;
 pub mod ode;
 pub mod param;
 #[doc(hidden)]
-pub mod private;
-mod real;
-#[doc(hidden)]
-pub mod real_calls;
-mod rule;
-mod rule_check;
-mod seed;
+pub mod support;
+mod tape;
 
-pub use crate::core::scope::{nested, NestedScope};
-pub use crate::core::tape::TapeStats;
-pub use crate::core::var::{
-    binary_op, clear_tape, nary_op, nary_op_iter, release_tape_memory, set_zero_all_adj,
-    tape_reserved_bytes, tape_stats, unary_op, vector_op, Var,
+/// The nalgebra whose matrices fazang takes and returns (feature `nalgebra`).
+#[cfg(feature = "nalgebra")]
+pub use nalgebra;
+/// The ndarray whose arrays fazang takes and returns (feature `ndarray`).
+#[cfg(feature = "ndarray")]
+pub use ndarray;
+
+pub use crate::dist::functions::*;
+pub use crate::dist::DomainError;
+pub use crate::drivers::hessian::{
+    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
+    HESSIAN_LANES,
 };
-pub use crate::core::Adjoints;
-pub use crate::dist::{
-    bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf, chi_square_lpdf,
-    double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,
-    lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf, poisson_lpmf,
-    student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
+pub use crate::drivers::release_tape_memory;
+pub use crate::drivers::reverse::{gradient, gradient_into, jacobian};
+pub use crate::drivers::rule_check::{
+    check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
 };
-pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::forward::{
     clear_forward, derivative, derivatives, forward_scope, jet_len, jvp, value_and_derivative,
     Dual, Fwd, Jet, JetDyn, JvpOutput, Lanes, Tangent, Taylor,
 };
-pub use crate::hessian::{
-    hessian, hessian_forward, hessian_vector_product, HessianFwdScalar, HessianScalar, HvpScalar,
-    HESSIAN_LANES,
-};
+pub use crate::math::functions::*;
+pub use crate::math::real::{Partials, Real};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
-pub use crate::math::{
-    erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
-};
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
-pub use crate::real::{Partials, Real};
-pub use crate::rule_check::{
-    check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
+pub use crate::tape::scope::{nested, NestedScope};
+pub use crate::tape::stack::TapeStats;
+pub use crate::tape::var::{
+    binary_op, clear_tape, nary_op, nary_op_iter, set_zero_all_adj, tape_reserved_bytes,
+    tape_stats, unary_op, vector_op, Var,
 };
+pub use crate::tape::Adjoints;

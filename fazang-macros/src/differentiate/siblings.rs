@@ -54,11 +54,11 @@ fn activations(m: &Model) -> TokenStream {
                 let #a = ::fazang::__private::Composite::activate(#r, &mut __fz_fields);
                 __fz_inputs.adopt(&__fz_fields);
             },
-            _ => quote!(let #a = ::fazang::param::Param::activate(#r, &mut __fz_inputs);),
+            _ => quote!(let #a = ::fazang::__private::Param::activate(#r, &mut __fz_inputs);),
         }
     });
     quote! {
-        let mut __fz_inputs = ::fazang::param::Inputs::new();
+        let mut __fz_inputs = ::fazang::__private::Inputs::new();
         #(#acts)*
     }
 }
@@ -88,7 +88,7 @@ fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
     let r = param_ref(p);
     let e = match p.kind {
         ParamKind::Struct => quote!(::fazang::__private::Composite::adjoint(#r, &mut __fz_adj)),
-        _ => quote!(::fazang::param::Param::gradient(#r, &mut __fz_adj)),
+        _ => quote!(::fazang::__private::Param::gradient(#r, &mut __fz_adj)),
     };
     (e, grad_type(p))
 }
@@ -458,7 +458,7 @@ fn grad_into_fn(m: &Model, a: &Analysed) -> TokenStream {
             // On the tape operation by operation: a fused node would copy the slices.
             let __fz_nf = ::fazang::__private::no_fusion();
             let __fz_scope = ::fazang::__private::scope();
-            let mut __fz_inputs = ::fazang::param::Inputs::new();
+            let mut __fz_inputs = ::fazang::__private::Inputs::new();
             #inner
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! The body runs once on `f64` values, never traced; the result is recorded as one node
 //! with the rule's partials (`Real::from_partials`), or as outputs whose adjoints the
-//! adjoint function computes during the sweep (`Real::__from_vjp`).
+//! adjoint function computes during the sweep (`RealInternals::__from_vjp`).
 
 use super::ast::{Active, Form, Param, Role, RuleFn};
 use super::valid::SCALAR;
@@ -89,7 +89,7 @@ fn first_order(
 /// Whether `f64` partials give every derivative the argument carries.
 fn first_order_check(p: &Param, a: Active, s: &Ident) -> TokenStream {
     let name = p.name();
-    let real = quote!(<#s as ::fazang::Real>);
+    let real = quote!(<#s as ::fazang::__private::RealInternals>);
     match a {
         Active::Scalar => quote!(#real::__f64_partials_suffice(&#name)),
         Active::Struct { by_ref } => {
@@ -244,6 +244,7 @@ fn binding(p: &Param, a: Active, s: &Ident) -> TokenStream {
     let h = hidden(name);
     let v = hidden_vals(name);
     let real = quote!(<#s as ::fazang::Real>);
+    let internals = quote!(<#s as ::fazang::__private::RealInternals>);
     match a {
         Active::Scalar => quote! {
             let #h = #name;
@@ -253,12 +254,12 @@ fn binding(p: &Param, a: Active, s: &Ident) -> TokenStream {
             let slice = slice_of(&h, a);
             quote! {
                 let #h = #name;
-                let #v = #real::__vals(#slice);
+                let #v = #internals::__vals(#slice);
                 let #name: &[f64] = &#v;
             }
         }
         Active::Vec => quote! {
-            let (#name, #h) = #real::__into_vals(#name);
+            let (#name, #h) = #internals::__into_vals(#name);
         },
         Active::Array => quote! {
             let #h = #name;
@@ -382,7 +383,7 @@ fn record_adjoint(f: &RuleFn, path: &Expr, ret: RetShape, s: &Ident) -> TokenStr
     };
     quote! {
         #coerce
-        let __fz_outs = <#s as ::fazang::Real>::__from_vjp(
+        let __fz_outs = <#s as ::fazang::__private::RealInternals>::__from_vjp(
             ::fazang::__private::AsOutputs::as_outputs(&__fz_value),
             |__fz_in: &mut ::std::vec::Vec<#s>| {
                 #(#inputs)*

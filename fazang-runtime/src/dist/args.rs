@@ -14,6 +14,7 @@
 //! `S: Real` and `where f64: ScalarOps<S>` (what `#[differentiate]` writes) the result of
 //! `normal_lpdf(y, mu, sigma)` with `y: &[f64]`, `mu: S`, `sigma: S` is `S`.
 
+use crate::math::internals::RealInternals;
 use crate::math::slice::Mix;
 use crate::{Partials, Real};
 use std::any::TypeId;
@@ -243,13 +244,13 @@ pub trait Args: Copy {
     /// Whether every sequence among the arguments has length `n`.
     #[doc(hidden)]
     fn lengths_are(&self, n: usize) -> bool;
-    /// The context every operand's inner part is taken in (see `Real::__ctx`).
+    /// The context every operand's inner part is taken in (see `RealInternals::__ctx`).
     #[doc(hidden)]
-    fn ctx(&self) -> <Self::Ret as Real>::__Ctx;
+    fn ctx(&self) -> <Self::Ret as RealInternals>::__Ctx;
     /// Element `i` of argument `k` one derivative order below the result (its value for
     /// `f64` and `Var` results), in which the partials are computed.
     #[doc(hidden)]
-    fn inner(&self, ctx: &<Self::Ret as Real>::__Ctx, k: usize, i: usize) -> Inner<Self>;
+    fn inner(&self, ctx: &<Self::Ret as RealInternals>::__Ctx, k: usize, i: usize) -> Inner<Self>;
     /// Record partial `d` with respect to element `i` of argument `k`.
     #[doc(hidden)]
     fn push(&self, p: &mut Partials<Self::Ret>, k: usize, i: usize, d: f64);
@@ -261,7 +262,7 @@ pub trait Args: Copy {
 
 /// The scalar a distribution's value and partials are computed in: `f64` for `f64` and
 /// `Var` results, `S` for `Dual<S>`, one order lower for series.
-pub type Inner<T> = <<T as Args>::Ret as Real>::Inner;
+pub type Inner<T> = <<T as Args>::Ret as RealInternals>::Inner;
 
 /// A placeholder type that is never an [`Arg`]: the impls of [`Args`] for tuples with it
 /// keep the selection of `(Y, M, Sg): Args` ambiguous until the compiler knows every
@@ -291,7 +292,7 @@ macro_rules! args_methods {
             true $(&& (!$a::VECTOR || self.$n.len() == n))*
         }
         #[inline(always)]
-        fn ctx(&self) -> <Self::Ret as Real>::__Ctx {
+        fn ctx(&self) -> <Self::Ret as RealInternals>::__Ctx {
             let mut ctx = Default::default();
             $(
                 for i in 0..self.$n.len() {
@@ -301,7 +302,7 @@ macro_rules! args_methods {
             ctx
         }
         #[inline(always)]
-        fn inner(&self, ctx: &<Self::Ret as Real>::__Ctx, k: usize, i: usize) -> Inner<Self> {
+        fn inner(&self, ctx: &<Self::Ret as RealInternals>::__Ctx, k: usize, i: usize) -> Inner<Self> {
             match k {
                 $($n => <Self::Ret as From<$a::Scalar>>::from(self.$n.operand(i)).__inner(ctx),)*
                 _ => unreachable!("no argument {k}"),

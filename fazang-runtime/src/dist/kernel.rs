@@ -16,6 +16,7 @@
 //! per call when the parameter is a scalar, per element when it is a sequence.
 
 use super::args::{is_active, Args, Inner};
+use crate::math::internals::RealInternals;
 use crate::Real;
 
 /// What the kernel is asked for: the value, and the partial with respect to each argument.
@@ -39,7 +40,7 @@ const LANES: usize = 4;
 /// Hessian or of a Taylor series are exact.
 pub(crate) struct Vals<O: Args> {
     pub(crate) ops: O,
-    pub(crate) ctx: <O::Ret as Real>::__Ctx,
+    pub(crate) ctx: <O::Ret as RealInternals>::__Ctx,
 }
 
 impl<O: Args> Vals<O> {

@@ -97,10 +97,20 @@ mod positive;
 mod special;
 
 pub use args::{Arg, Args, Elements, IntArg, Ret};
-pub use binary::{bernoulli_logit_lpmf, bernoulli_lpmf, binomial_lpmf};
-pub use bounded::{beta_lpdf, uniform_lpdf};
-pub use count::{neg_binomial_2_lpmf, poisson_log_lpmf, poisson_lpmf};
 pub use error::{Constraint, DomainError};
-pub use location_scale::{cauchy_lpdf, double_exponential_lpdf, logistic_lpdf, student_t_lpdf};
-pub use normal::{lognormal_lpdf, normal_lpdf};
-pub use positive::{chi_square_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, weibull_lpdf};
+pub use functions::*;
+
+/// Every distribution function, listed once: the crate root and `fazang::prelude` bring
+/// in all of them.
+pub mod functions {
+    pub use super::binary::{bernoulli_logit_lpmf, bernoulli_lpmf, binomial_lpmf};
+    pub use super::bounded::{beta_lpdf, uniform_lpdf};
+    pub use super::count::{neg_binomial_2_lpmf, poisson_log_lpmf, poisson_lpmf};
+    pub use super::location_scale::{
+        cauchy_lpdf, double_exponential_lpdf, logistic_lpdf, student_t_lpdf,
+    };
+    pub use super::normal::{lognormal_lpdf, normal_lpdf};
+    pub use super::positive::{
+        chi_square_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, weibull_lpdf,
+    };
+}

@@ -7,6 +7,7 @@ use super::check::{
 use super::kernel::{density, sum_and_squares, Vals};
 use super::special::HALF_LN_TWO_PI;
 use super::DomainError;
+use crate::math::internals::RealInternals;
 use crate::Real;
 
 /// Log of the normal density, summed over the elements:

@@ -9,8 +9,9 @@
 use super::ops::{number_ops, Arith};
 use super::tangent::Tangent;
 use crate::math::elementary::{deriv, deriv2, with_unary_table};
+use crate::math::internals::{sealed::Sealed, RealInternals};
+use crate::math::real::{Partials, Real};
 use crate::math::slice::{Mix, SliceOps};
-use crate::real::{Partials, Real};
 use std::any::TypeId;
 
 /// A dual number `re + ε eps` (ε² = 0): the value `re` and its directional derivatives
@@ -200,8 +201,8 @@ impl<S: Real, T: Tangent<S>> Arith for Dual<S, T> {
 }
 
 number_ops!([S: Real, T: Tangent<S>] Dual<S, T>, []);
-crate::interop::num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
-crate::interop::inherent_math!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
+crate::math::interop::num_traits_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
+crate::math::interop::inherent_math!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
 
 /// `f(x)` for a unary function given its value on `S` and its derivative there (not
 /// computed at all when the tangent is zero: on `Var` it would record a node for nothing).
@@ -229,7 +230,7 @@ fn chain2<S: Real, T: Tangent<S>>(
 }
 
 macro_rules! dual_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         #[inline]
         fn $name(self) -> Self {
             let v = self.re.$name();
@@ -251,37 +252,10 @@ fn f64_partials_lost(what: &str) -> ! {
     )
 }
 
-impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
+impl<S: Real, T: Tangent<S>> Sealed for Dual<S, T> {}
+impl<S: Real, T: Tangent<S>> RealInternals for Dual<S, T> {
     type Inner = S;
     type __Ctx = ();
-
-    #[inline]
-    fn val(&self) -> f64 {
-        self.re.val()
-    }
-
-    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self {
-        let mut p = Partials::new();
-        partials(&mut p);
-        if is_f64::<S>() {
-            let eps = p
-                .ops
-                .iter()
-                .fold(T::zero(), |acc, (x, d)| acc.add(&x.eps.scale_f64(*d)));
-            return Dual::new(S::from(value), eps);
-        }
-        // A second-order number: f64 partials give the value's first derivatives (on S)
-        // and a zero tangent its (zero) derivatives, but not the derivative of a tangent.
-        if p.ops.iter().any(|(x, _)| !x.eps.is_zero()) {
-            f64_partials_lost("`from_partials`");
-        }
-        let re = S::from_partials(value, |q| {
-            for (x, d) in &p.ops {
-                q.push(x.re, *d);
-            }
-        });
-        Dual::constant(re)
-    }
 
     #[inline(always)]
     fn __ctx(&self, _: &mut ()) {}
@@ -351,13 +325,42 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
         Some(out)
     }
 
-    with_unary_table!(dual_methods);
-
     #[inline]
     fn __polygamma(self, n: u32) -> Self {
         let v = self.re.__polygamma(n);
         chain(self, v, || self.re.__polygamma(n + 1))
     }
+}
+impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
+    #[inline]
+    fn val(&self) -> f64 {
+        self.re.val()
+    }
+
+    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self {
+        let mut p = Partials::new();
+        partials(&mut p);
+        if is_f64::<S>() {
+            let eps = p
+                .ops
+                .iter()
+                .fold(T::zero(), |acc, (x, d)| acc.add(&x.eps.scale_f64(*d)));
+            return Dual::new(S::from(value), eps);
+        }
+        // A second-order number: f64 partials give the value's first derivatives (on S)
+        // and a zero tangent its (zero) derivatives, but not the derivative of a tangent.
+        if p.ops.iter().any(|(x, _)| !x.eps.is_zero()) {
+            f64_partials_lost("`from_partials`");
+        }
+        let re = S::from_partials(value, |q| {
+            for (x, d) in &p.ops {
+                q.push(x.re, *d);
+            }
+        });
+        Dual::constant(re)
+    }
+
+    with_unary_table!(dual_methods);
     #[inline]
     fn atan2(self, other: impl Into<Self>) -> Self {
         let b: Self = other.into();

@@ -17,7 +17,7 @@
 //! distributions, rules) add their terms: `E y = Σₘ ∂ₘf · E uₘ`.
 
 use super::ops::Arith;
-use crate::real::{Partials, Real};
+use crate::math::real::{Partials, Real};
 
 /// A truncated series graded by total degree, valid up to a runtime order.
 pub(crate) trait Graded: Arith + Real {
@@ -188,7 +188,7 @@ pub(crate) fn no_vjp() -> ! {
 
 /// The method of one unary function of the table on a graded type.
 macro_rules! graded_unary_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         #[inline]
         fn $name(self) -> Self {
             $crate::forward::graded::unary(
@@ -206,20 +206,10 @@ pub(crate) use graded_unary_methods;
 /// method from the engine above and the elementary table.
 macro_rules! graded_real {
     ([$($g:tt)*] $t:ty, [$($w:tt)*]) => {
-        impl<$($g)*> $crate::Real for $t where $($w)* {
+        impl<$($g)*> $crate::math::internals::sealed::Sealed for $t where $($w)* {}
+        impl<$($g)*> $crate::math::internals::RealInternals for $t where $($w)* {
             type Inner = $t;
             type __Ctx = ();
-
-            #[inline]
-            fn val(&self) -> f64 {
-                $crate::forward::ops::Arith::value(self)
-            }
-            fn from_partials(
-                value: f64,
-                partials: impl FnOnce(&mut $crate::Partials<Self>),
-            ) -> Self {
-                $crate::forward::graded::from_f64_partials(value, partials)
-            }
             #[inline]
             fn __ctx(&self, _: &mut ()) {}
             #[inline]
@@ -234,7 +224,7 @@ macro_rules! graded_real {
             }
             #[inline]
             fn __is_const_zero(&self) -> bool {
-                $crate::forward::graded::Graded::is_flat(self) && self.val() == 0.0
+                $crate::forward::graded::Graded::is_flat(self) && $crate::Real::val(self) == 0.0
             }
             fn __from_partials_in(
                 _: &(),
@@ -253,17 +243,29 @@ macro_rules! graded_real {
                 $crate::forward::graded::no_vjp()
             }
 
-            $crate::math::elementary::with_unary_table!(graded_unary_methods);
-
             #[inline]
             fn __polygamma(self, n: u32) -> Self {
                 $crate::forward::graded::unary(
                     self,
-                    $crate::math::special::polygamma(n, self.val()),
+                    $crate::math::special::polygamma(n, $crate::Real::val(&self)),
                     false,
                     |x: Self, _| x.__polygamma(n + 1),
                 )
             }
+        }
+        impl<$($g)*> $crate::Real for $t where $($w)* {
+            #[inline]
+            fn val(&self) -> f64 {
+                $crate::forward::ops::Arith::value(self)
+            }
+            fn from_partials(
+                value: f64,
+                partials: impl FnOnce(&mut $crate::Partials<Self>),
+            ) -> Self {
+                $crate::forward::graded::from_f64_partials(value, partials)
+            }
+
+            $crate::math::elementary::with_unary_table!(graded_unary_methods);
             #[inline]
             fn atan2(self, other: impl Into<Self>) -> Self {
                 let b: Self = other.into();
@@ -372,8 +374,7 @@ macro_rules! graded_real {
             #[inline]
             fn trunc(self) -> Self {
                 Self::from(self.val().trunc())
-            }
-        }
+            }        }
 
         impl<$($g)*> $crate::math::slice::SliceOps for $t where $($w)* {
             fn sum_slice(x: &[Self]) -> Self {

@@ -371,5 +371,5 @@ impl<const N: usize, const M: usize, const S: usize> Graded for Jet<N, M, S> {
 
 number_ops!([const N: usize, const M: usize, const S: usize] Jet<N, M, S>, []);
 graded_real!([const N: usize, const M: usize, const S: usize] Jet<N, M, S>, []);
-crate::interop::num_traits_for!(@generic [const N: usize, const M: usize, const S: usize] Jet<N, M, S>);
-crate::interop::inherent_math!(@generic [const N: usize, const M: usize, const S: usize] Jet<N, M, S>);
+crate::math::interop::num_traits_for!(@generic [const N: usize, const M: usize, const S: usize] Jet<N, M, S>);
+crate::math::interop::inherent_math!(@generic [const N: usize, const M: usize, const S: usize] Jet<N, M, S>);

@@ -471,5 +471,5 @@ impl Graded for JetDyn {
 
 number_ops!([] JetDyn, []);
 graded_real!([] JetDyn, []);
-crate::interop::num_traits_for!(JetDyn);
-crate::interop::inherent_math!(JetDyn);
+crate::math::interop::num_traits_for!(JetDyn);
+crate::math::interop::inherent_math!(JetDyn);

@@ -45,7 +45,7 @@
 //! ```
 
 mod arena;
-mod drivers;
+mod derivative;
 mod dual;
 pub(crate) mod graded;
 mod jet;
@@ -58,7 +58,7 @@ mod tangent;
 mod taylor;
 
 pub use arena::{clear_forward, forward_scope};
-pub use drivers::{derivative, derivatives, jvp, value_and_derivative, JvpOutput};
+pub use derivative::{derivative, derivatives, jvp, value_and_derivative, JvpOutput};
 pub use dual::Dual;
 pub use jet::{jet_len, Jet};
 pub use jet_dyn::JetDyn;

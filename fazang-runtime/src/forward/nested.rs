@@ -16,8 +16,9 @@
 use super::arena::{self, Block};
 use super::ops::{number_ops, Arith};
 use crate::math::elementary::{deriv, deriv2, value, with_unary_table};
+use crate::math::internals::{sealed::Sealed, RealInternals};
+use crate::math::real::{Partials, Real};
 use crate::math::slice::{Mix, SliceOps};
-use crate::real::{Partials, Real};
 
 /// A forward-mode number carrying any number of nested perturbations, one per enclosing
 /// [`derivative`](crate::derivative) call: the scalar of the closures that `derivative`
@@ -361,11 +362,11 @@ impl Arith for Fwd {
 }
 
 number_ops!([] Fwd, []);
-crate::interop::num_traits_for!(Fwd);
-crate::interop::inherent_math!(Fwd);
+crate::math::interop::num_traits_for!(Fwd);
+crate::math::interop::inherent_math!(Fwd);
 
 macro_rules! fwd_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
         fn $name(self) -> Fwd {
             unary(self, value::$name, Fwd::$name, deriv::$name)
         }
@@ -384,24 +385,11 @@ fn f64_partials_lost() -> ! {
     )
 }
 
-impl Real for Fwd {
+impl Sealed for Fwd {}
+impl RealInternals for Fwd {
     type Inner = Fwd;
     /// The union of the operands' perturbations.
     type __Ctx = u64;
-
-    fn val(&self) -> f64 {
-        self.v
-    }
-    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Fwd>)) -> Fwd {
-        let mut p = Partials::new();
-        partials(&mut p);
-        if p.ops.iter().any(|(x, _)| x.mask.count_ones() > 1) {
-            f64_partials_lost();
-        }
-        p.ops
-            .iter()
-            .fold(Fwd::constant(value), |acc, (x, d)| acc + (*x - x.v) * *d)
-    }
     fn __ctx(&self, ctx: &mut u64) {
         *ctx |= self.mask;
     }
@@ -461,8 +449,6 @@ impl Real for Fwd {
         Some(out)
     }
 
-    with_unary_table!(fwd_methods);
-
     fn __polygamma(self, n: u32) -> Fwd {
         unary(
             self,
@@ -471,6 +457,23 @@ impl Real for Fwd {
             |p, _| p.__polygamma(n + 1),
         )
     }
+}
+impl Real for Fwd {
+    fn val(&self) -> f64 {
+        self.v
+    }
+    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Fwd>)) -> Fwd {
+        let mut p = Partials::new();
+        partials(&mut p);
+        if p.ops.iter().any(|(x, _)| x.mask.count_ones() > 1) {
+            f64_partials_lost();
+        }
+        p.ops
+            .iter()
+            .fold(Fwd::constant(value), |acc, (x, d)| acc + (*x - x.v) * *d)
+    }
+
+    with_unary_table!(fwd_methods);
     fn atan2(self, other: impl Into<Fwd>) -> Fwd {
         binary(self, other.into(), f64::atan2, Real::atan2, |y, x, _| {
             deriv2::atan2(y, x)

@@ -318,13 +318,13 @@ macro_rules! number_ops {
                 std::fmt::LowerExp::fmt(&$crate::forward::ops::Arith::value(self), f)
             }
         }
-        impl<$($g)*> $crate::private::IntoScalar<$t> for f64 where $($w)* {
+        impl<$($g)*> $crate::math::internals::IntoScalar<$t> for f64 where $($w)* {
             #[inline(always)]
             fn into_scalar(self) -> $t {
                 <$t as $crate::forward::ops::Arith>::cst(self)
             }
         }
-        impl<$($g)*> $crate::private::IntoScalar<$t> for $t where $($w)* {
+        impl<$($g)*> $crate::math::internals::IntoScalar<$t> for $t where $($w)* {
             #[inline(always)]
             fn into_scalar(self) -> $t {
                 self

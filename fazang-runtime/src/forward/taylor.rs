@@ -304,5 +304,5 @@ impl<const K: usize> Graded for Taylor<K> {
 
 number_ops!([const K: usize] Taylor<K>, []);
 graded_real!([const K: usize] Taylor<K>, []);
-crate::interop::num_traits_for!(@generic [const K: usize] Taylor<K>);
-crate::interop::inherent_math!(@generic [const K: usize] Taylor<K>);
+crate::math::interop::num_traits_for!(@generic [const K: usize] Taylor<K>);
+crate::math::interop::inherent_math!(@generic [const K: usize] Taylor<K>);

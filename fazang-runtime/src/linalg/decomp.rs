@@ -4,7 +4,7 @@
 use super::{
     add_all, add_lower, check_square, lower_operands, operands, values, Entry, LinalgError,
 };
-use crate::core::var::{nary_named, vector_named, Var};
+use crate::tape::var::{nary_named, vector_named, Var};
 use nalgebra::allocator::Allocator;
 use nalgebra::{Cholesky, DMatrix, DefaultAllocator, Dim, Dyn, Matrix, OMatrix, RawStorage};
 

@@ -59,7 +59,7 @@ mod product;
 pub use decomp::{cholesky, log_determinant, log_determinant_spd, solve_lower_triangular};
 pub use product::{multiply, quad_form, quad_form_vec};
 
-use crate::core::var::Var;
+use crate::tape::var::Var;
 use nalgebra::{DMatrix, Dim, Matrix, RawStorage};
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //! (`vᵀ A v`).
 
 use super::{add_all, operands, values, Entry};
-use crate::core::var::{nary_named, vector_named, Var};
+use crate::tape::var::{nary_named, vector_named, Var};
 use nalgebra::allocator::Allocator;
 use nalgebra::{DMatrix, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
 

@@ -17,65 +17,150 @@
 //! solve for such functions by a fixed-point iteration, see `forward::graded`).
 
 use super::special;
-use crate::core::capture::op;
-use crate::core::pool::Pool;
-use crate::core::var::{binary_named, nary_named, unary_named, Var};
-use crate::real::Partials;
 use crate::Real;
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_10, LN_2};
 
 /// Calls `$m!` with the table of unary functions, one row per function:
-/// `name [x|v]: |x, v| value on f64, derivative generic over T: Real;`.
+///
+/// ```text
+/// /// doc of the method (what it is, its derivative)
+/// name [x|v] family: |x, v| value on f64, derivative generic over T: Real;
+/// ```
 ///
 /// Derivatives are written with the scalar on the left of every `f64` operand (`v * v +
 /// 1.0`, not `1.0 + v * v`), since `f64 op T` is not available for every scalar.
+///
+/// The family says where else the function appears, so that one row writes all of it:
+/// `std`, a method of `f64`, `num_traits::Float` and simba's `ComplexField`; `float`, of
+/// `f64` and `Float` only; `fazang`, fazang's own (also a free function,
+/// [`crate::math::functions`]). From the rows come: `Real`'s method (with the row's doc),
+/// its value on `f64` and its recorded partial on `Var` (here), the derivative on every
+/// other scalar (`forward`), the free function `__private::real::name` generated code
+/// calls, the inherent method of every scalar type, the `Float` and `ComplexField`
+/// methods, and the entry of `__private::ELEMENTARY`, the list the macros' catalogue is
+/// checked against. Adding a function is adding a row (and the macros' catalogue entry).
+///
+/// `with_unary_table!(m)` calls `m! { rows }`; `with_unary_table!([path::to::m] tokens..)`
+/// calls `path::to::m! { tokens.. rows }` (for macros that call it from their expansion).
 macro_rules! with_unary_table {
     ($m:ident) => {
-        $m! {
-            sin [x]: |x, v| x.sin(), x.cos();
-            cos [x]: |x, v| x.cos(), -x.sin();
-            tan [v]: |x, v| x.tan(), v * v + 1.0;
-            asin [x]: |x, v| x.asin(), ((-x + 1.0) * (x + 1.0)).sqrt().recip();
-            acos [x]: |x, v| x.acos(), -((-x + 1.0) * (x + 1.0)).sqrt().recip();
-            atan [x]: |x, v| x.atan(), x.mul_add(x, 1.0).recip();
-            sinh [x]: |x, v| x.sinh(), x.cosh();
-            cosh [x]: |x, v| x.cosh(), x.sinh();
-            tanh [v]: |x, v| x.tanh(), precise::sech2(x, v);
-            asinh [x]: |x, v| x.asinh(), x.hypot(1.0).recip();
-            acosh [x]: |x, v| x.acosh(), ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip();
-            atanh [x]: |x, v| x.atanh(), ((-x + 1.0) * (x + 1.0)).recip();
-            exp [v]: |x, v| x.exp(), v;
-            exp2 [v]: |x, v| x.exp2(), v * LN_2;
-            exp_m1 [x]: |x, v| x.exp_m1(), x.exp();
-            ln [x]: |x, v| x.ln(), x.recip();
-            log10 [x]: |x, v| x.log10(), precise::inv_scaled(x, LN_10);
-            log2 [x]: |x, v| x.log2(), precise::inv_scaled(x, LN_2);
-            ln_1p [x]: |x, v| x.ln_1p(), (x + 1.0).recip();
-            sqrt [v]: |x, v| x.sqrt(), v.recip() * 0.5;
-            cbrt [v]: |x, v| x.cbrt(), (v * 3.0 * v).recip();
-            abs [x]: |x, v| x.abs(), T::from(special::sign_or_zero(x.val()));
-            recip [v]: |x, v| x.recip(), -v * v;
-            fract [x]: |x, v| x.fract(), T::from(1.0);
-            erf [x]: |x, v| libm::erf(x), precise::exp_neg_square(x) * FRAC_2_SQRT_PI;
-            erfc [x]: |x, v| libm::erfc(x), precise::exp_neg_square(x) * -FRAC_2_SQRT_PI;
-            log_gamma [x]: |x, v| libm::lgamma(x), x.digamma();
-            digamma [x]: |x, v| special::digamma(x), x.__polygamma(1);
-            square [x]: |x, v| x * x, x * 2.0;
-            inv [v]: |x, v| 1.0 / x, -v * v;
-            inv_square [v]: |x, v| 1.0 / (x * x), v * -2.0 / x;
-            inv_sqrt [v]: |x, v| 1.0 / x.sqrt(), v * -0.5 / x;
-            logit [x]: |x, v| x.ln() - (-x).ln_1p(), (x * (-x + 1.0)).recip();
-            inv_logit [x]: |x, v| special::inv_logit(x), precise::logistic_density(x);
-            log1p_exp [x]: |x, v| special::log1p_exp(x), x.inv_logit();
-            to_degrees [x]: |x, v| x.to_degrees(), T::from(1f64.to_degrees());
-            to_radians [x]: |x, v| x.to_radians(), T::from(1f64.to_radians());
+        $crate::math::elementary::with_unary_table! { [$m] }
+    };
+    ([$($m:tt)*] $($pre:tt)*) => {
+        $($m)*! {
+            $($pre)*
+            /// Sine. d/dx = cos x.
+            sin [x] std: |x, v| x.sin(), x.cos();
+            /// Cosine. d/dx = -sin x.
+            cos [x] std: |x, v| x.cos(), -x.sin();
+            /// Tangent. d/dx = 1 + tan² x.
+            tan [v] std: |x, v| x.tan(), v * v + 1.0;
+            /// Arcsine. d/dx = 1/√(1-x²).
+            asin [x] std: |x, v| x.asin(), ((-x + 1.0) * (x + 1.0)).sqrt().recip();
+            /// Arccosine. d/dx = -1/√(1-x²).
+            acos [x] std: |x, v| x.acos(), -((-x + 1.0) * (x + 1.0)).sqrt().recip();
+            /// Arctangent. d/dx = 1/(1+x²).
+            atan [x] std: |x, v| x.atan(), x.mul_add(x, 1.0).recip();
+            /// Hyperbolic sine. d/dx = cosh x.
+            sinh [x] std: |x, v| x.sinh(), x.cosh();
+            /// Hyperbolic cosine. d/dx = sinh x.
+            cosh [x] std: |x, v| x.cosh(), x.sinh();
+            /// Hyperbolic tangent. d/dx = 1 - tanh² x.
+            tanh [v] std: |x, v| x.tanh(), precise::sech2(x, v);
+            /// Inverse hyperbolic sine. d/dx = 1/√(x²+1).
+            asinh [x] std: |x, v| x.asinh(), x.hypot(1.0).recip();
+            /// Inverse hyperbolic cosine. d/dx = 1/√((x-1)(x+1)).
+            acosh [x] std: |x, v| x.acosh(), ((x - 1.0).sqrt() * (x + 1.0).sqrt()).recip();
+            /// Inverse hyperbolic tangent. d/dx = 1/((1-x)(1+x)).
+            atanh [x] std: |x, v| x.atanh(), ((-x + 1.0) * (x + 1.0)).recip();
+            /// eˣ. d/dx = eˣ.
+            exp [v] std: |x, v| x.exp(), v;
+            /// 2ˣ. d/dx = 2ˣ ln 2.
+            exp2 [v] std: |x, v| x.exp2(), v * LN_2;
+            /// eˣ - 1, accurate near 0. d/dx = eˣ.
+            exp_m1 [x] std: |x, v| x.exp_m1(), x.exp();
+            /// Natural logarithm. d/dx = 1/x.
+            ln [x] std: |x, v| x.ln(), x.recip();
+            /// Base-10 logarithm. d/dx = 1/(x ln 10).
+            log10 [x] std: |x, v| x.log10(), precise::inv_scaled(x, LN_10);
+            /// Base-2 logarithm. d/dx = 1/(x ln 2).
+            log2 [x] std: |x, v| x.log2(), precise::inv_scaled(x, LN_2);
+            /// ln(1 + x), accurate near 0. d/dx = 1/(1+x).
+            ln_1p [x] std: |x, v| x.ln_1p(), (x + 1.0).recip();
+            /// Square root. d/dx = 1/(2√x).
+            sqrt [v] std: |x, v| x.sqrt(), v.recip() * 0.5;
+            /// Cube root. d/dx = 1/(3 ∛x²).
+            cbrt [v] std: |x, v| x.cbrt(), (v * 3.0 * v).recip();
+            /// Absolute value. d/dx = sign x, and 0 at x = 0.
+            abs [x] std: |x, v| x.abs(), T::from(special::sign_or_zero(x.val()));
+            /// 1/x. d/dx = -1/x².
+            recip [v] std: |x, v| x.recip(), -v * v;
+            /// Fractional part `x - trunc(x)`. d/dx = 1.
+            fract [x] std: |x, v| x.fract(), T::from(1.0);
+            /// Error function. d/dx = 2/√π e^(-x²).
+            erf [x] fazang: |x, v| libm::erf(x), precise::exp_neg_square(x) * FRAC_2_SQRT_PI;
+            /// Complementary error function 1 - erf x. d/dx = -2/√π e^(-x²).
+            erfc [x] fazang: |x, v| libm::erfc(x), precise::exp_neg_square(x) * -FRAC_2_SQRT_PI;
+            /// ln |Γ(x)|. d/dx = ψ(x), the digamma function.
+            log_gamma [x] fazang: |x, v| libm::lgamma(x), x.digamma();
+            /// The digamma function ψ(x) = d/dx ln Γ(x). d/dx = ψ′(x), the trigamma function.
+            digamma [x] fazang: |x, v| special::digamma(x), x.__polygamma(1);
+            /// x². d/dx = 2x.
+            square [x] fazang: |x, v| x * x, x * 2.0;
+            /// 1/x. d/dx = -1/x².
+            inv [v] fazang: |x, v| 1.0 / x, -v * v;
+            /// 1/x². d/dx = -2/x³.
+            inv_square [v] fazang: |x, v| 1.0 / (x * x), v * -2.0 / x;
+            /// 1/√x. d/dx = -1/(2 x^{3/2}).
+            inv_sqrt [v] fazang: |x, v| 1.0 / x.sqrt(), v * -0.5 / x;
+            /// ln(x/(1-x)). d/dx = 1/(x(1-x)).
+            logit [x] fazang: |x, v| x.ln() - (-x).ln_1p(), (x * (-x + 1.0)).recip();
+            /// 1/(1+e^(-x)), computed without overflow. d/dx = σ(x)(1-σ(x)).
+            inv_logit [x] fazang: |x, v| special::inv_logit(x), precise::logistic_density(x);
+            /// ln(1 + eˣ) (softplus), without overflow for large x and accurate for very negative
+            /// x (Stan's `log1p_exp`). d/dx = 1/(1+e^(-x)), the [`inv_logit`](Real::inv_logit).
+            log1p_exp [x] fazang: |x, v| special::log1p_exp(x), x.inv_logit();
+            /// Converts radians to degrees. d/dx = 180/π.
+            to_degrees [x] float: |x, v| x.to_degrees(), T::from(1f64.to_degrees());
+            /// Converts degrees to radians. d/dx = π/180.
+            to_radians [x] float: |x, v| x.to_radians(), T::from(1f64.to_radians());
         }
     };
 }
 pub(crate) use with_unary_table;
 
+/// `with_method_list!([path::to::m] tokens..)` calls `path::to::m! { tokens.. rows }` with
+/// the list of `Real`'s other methods that forwarding code writes by shape, one row per
+/// method: `kind name family;`. (The rest, `powi mul_add clamp sin_cos classify total_cmp
+/// val`, each have a signature of their own and are written out where they are
+/// forwarded.) They are not rows of the table: their values and partials are written per
+/// scalar type (`deriv2` holds their partials), and `Real` declares them with their docs.
+///
+/// Kinds: `flat`, unary and piecewise constant (derivative 0); `binary`, `fn(self, impl
+/// Into<Self>) -> Self` with partials in `deriv2`; `binary_flat`, binary and piecewise
+/// constant; `predicate`, `fn(self) -> bool` on the value. Families, as in the table:
+/// `std` (also in `Float` and `ComplexField`), `real` (also in `Float` and simba's
+/// `RealField`), `float` (also in `Float`), `own` (neither).
+macro_rules! with_method_list {
+    ([$($m:tt)*] $($pre:tt)*) => {
+        $($m)*! {
+            $($pre)*
+            flat signum std; flat floor std; flat ceil std; flat round std; flat trunc std;
+            flat round_ties_even own;
+            binary atan2 real; binary log std; binary powf std; binary hypot std;
+            binary min real; binary max real; binary copysign real; binary rem_euclid own;
+            binary midpoint own; binary log_sum_exp own;
+            binary_flat div_euclid own;
+            predicate is_nan float; predicate is_infinite float; predicate is_finite float;
+            predicate is_sign_positive float; predicate is_sign_negative float;
+            predicate is_normal float; predicate is_subnormal float;
+        }
+    };
+}
+pub(crate) use with_method_list;
+
 macro_rules! define_unary {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
         /// Derivatives of the unary elementary functions, generic over the scalar:
         /// `name(x, v)` is f'(x) where `v = f(x)`.
         pub mod deriv {
@@ -162,339 +247,7 @@ pub(crate) mod precise {
     }
 }
 
-macro_rules! f64_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
-        #[inline]
-        fn $name(self) -> f64 {
-            value::$name(self)
-        }
-    )*};
-}
-
-macro_rules! var_methods {
-    ($( $name:ident [$k:ident]: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {$(
-        #[inline]
-        fn $name(self) -> Var {
-            let x = self.val();
-            let v = value::$name(x);
-            if self.is_constant() {
-                return Var::constant(v);
-            }
-            unary_named(op!(stringify!($name)), v, self, deriv::$name(x, v))
-        }
-    )*};
-}
-
 pub mod deriv2;
+mod f64_var;
 
-impl Real for f64 {
-    type Inner = f64;
-    type __Ctx = ();
-    #[inline]
-    fn val(&self) -> f64 {
-        *self
-    }
-    #[inline(always)]
-    fn from_partials(value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
-        value
-    }
-    #[inline(always)]
-    fn __ctx(&self, _: &mut ()) {}
-    #[inline(always)]
-    fn __inner(&self, _: &()) -> f64 {
-        *self
-    }
-    #[inline(always)]
-    fn __f64_partials_suffice(&self) -> bool {
-        true
-    }
-    #[inline(always)]
-    fn __from_partials_in(_: &(), value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
-        value
-    }
-    #[inline]
-    fn __vals(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
-        std::borrow::Cow::Borrowed(x)
-    }
-    #[inline]
-    fn __from_data(x: &[f64]) -> std::borrow::Cow<'_, [f64]> {
-        std::borrow::Cow::Borrowed(x)
-    }
-    #[inline]
-    fn __from_data_array<const N: usize>(x: &[f64; N]) -> std::borrow::Cow<'_, [f64; N]> {
-        std::borrow::Cow::Borrowed(x)
-    }
-    #[inline]
-    fn __into_vals(x: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
-        (x, Vec::new())
-    }
-    #[inline(always)]
-    fn __from_vjp<V>(_: &[f64], _: impl FnOnce(&mut Vec<f64>) -> V) -> Option<Vec<f64>> {
-        None
-    }
-    with_unary_table!(f64_methods);
-    #[inline]
-    fn __polygamma(self, n: u32) -> f64 {
-        special::polygamma(n, self)
-    }
-    #[inline]
-    fn atan2(self, other: impl Into<f64>) -> f64 {
-        f64::atan2(self, other.into())
-    }
-    #[inline]
-    fn log(self, base: impl Into<f64>) -> f64 {
-        f64::log(self, base.into())
-    }
-    #[inline]
-    fn powi(self, n: i32) -> f64 {
-        f64::powi(self, n)
-    }
-    #[inline]
-    fn powf(self, n: impl Into<f64>) -> f64 {
-        f64::powf(self, n.into())
-    }
-    #[inline]
-    fn hypot(self, other: impl Into<f64>) -> f64 {
-        f64::hypot(self, other.into())
-    }
-    #[inline]
-    fn min(self, other: impl Into<f64>) -> f64 {
-        f64::min(self, other.into())
-    }
-    #[inline]
-    fn max(self, other: impl Into<f64>) -> f64 {
-        f64::max(self, other.into())
-    }
-    #[inline]
-    fn mul_add(self, a: impl Into<f64>, b: impl Into<f64>) -> f64 {
-        f64::mul_add(self, a.into(), b.into())
-    }
-    #[inline]
-    fn signum(self) -> f64 {
-        f64::signum(self)
-    }
-    #[inline]
-    fn floor(self) -> f64 {
-        f64::floor(self)
-    }
-    #[inline]
-    fn ceil(self) -> f64 {
-        f64::ceil(self)
-    }
-    #[inline]
-    fn round(self) -> f64 {
-        f64::round(self)
-    }
-    #[inline]
-    fn trunc(self) -> f64 {
-        f64::trunc(self)
-    }
-    #[inline]
-    fn round_ties_even(self) -> f64 {
-        f64::round_ties_even(self)
-    }
-    #[inline]
-    fn clamp(self, lo: impl Into<f64>, hi: impl Into<f64>) -> f64 {
-        f64::clamp(self, lo.into(), hi.into())
-    }
-    #[inline]
-    fn copysign(self, sign: impl Into<f64>) -> f64 {
-        f64::copysign(self, sign.into())
-    }
-    #[inline]
-    fn rem_euclid(self, rhs: impl Into<f64>) -> f64 {
-        f64::rem_euclid(self, rhs.into())
-    }
-    #[inline]
-    fn div_euclid(self, rhs: impl Into<f64>) -> f64 {
-        f64::div_euclid(self, rhs.into())
-    }
-    #[inline]
-    fn midpoint(self, other: impl Into<f64>) -> f64 {
-        f64::midpoint(self, other.into())
-    }
-    #[inline]
-    fn log_sum_exp(self, other: impl Into<f64>) -> f64 {
-        special::log_sum_exp2(self, other.into())
-    }
-}
-
-thread_local! {
-    /// Reusable operand buffers for `from_partials`, one per nesting level in use.
-    static PARTIALS: Pool<(Var, f64)> = const { Pool::new() };
-}
-
-/// Free the buffers of [`PARTIALS`].
-pub(crate) fn release_buffers() {
-    let _ = PARTIALS.try_with(Pool::release);
-}
-
-impl Real for Var {
-    type Inner = f64;
-    type __Ctx = ();
-    #[inline]
-    fn val(&self) -> f64 {
-        Var::val(self)
-    }
-    fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        let mut p = Partials {
-            ops: PARTIALS.with(Pool::take),
-        };
-        partials(&mut p);
-        let out = nary_named("from_partials", value, p.ops.iter().copied());
-        let used = p.ops.len();
-        PARTIALS.with(|b| b.give(p.ops, used));
-        out
-    }
-    #[inline(always)]
-    fn __ctx(&self, _: &mut ()) {}
-    #[inline(always)]
-    fn __inner(&self, _: &()) -> f64 {
-        self.val()
-    }
-    #[inline(always)]
-    fn __is_const_zero(&self) -> bool {
-        self.is_constant() && self.val() == 0.0
-    }
-    #[inline]
-    fn __dot2(self, a: Var, o: Var, b: Var) -> Var {
-        let v = self.val() * a.val() + o.val() * b.val();
-        nary_named(
-            "dot2",
-            v,
-            [(self, a.val()), (a, self.val()), (o, b.val()), (b, o.val())],
-        )
-    }
-    #[inline(always)]
-    fn __f64_partials_suffice(&self) -> bool {
-        true
-    }
-    #[inline]
-    fn __from_partials_in(_: &(), value: f64, partials: impl FnOnce(&mut Partials<Var>)) -> Var {
-        Self::from_partials(value, partials)
-    }
-    fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Var>) -> V) -> Option<Vec<Var>>
-    where
-        V: Fn(&[f64], &mut [f64]) + 'static,
-    {
-        let mut inputs = Vec::new();
-        let vjp = record(&mut inputs);
-        Some(crate::core::var::vector_named("vjp", &inputs, values, vjp))
-    }
-    with_unary_table!(var_methods);
-    #[inline]
-    fn __polygamma(self, n: u32) -> Var {
-        let x = self.val();
-        unary_named(
-            op!("polygamma"),
-            special::polygamma(n, x),
-            self,
-            special::polygamma(n + 1, x),
-        )
-    }
-    #[inline]
-    fn atan2(self, other: impl Into<Var>) -> Var {
-        let x = other.into();
-        let (da, db) = deriv2::atan2(self.val(), x.val());
-        binary_named(op!("atan2"), self.val().atan2(x.val()), self, da, x, db)
-    }
-    #[inline]
-    fn log(self, base: impl Into<Var>) -> Var {
-        let b = base.into();
-        let (da, db) = deriv2::log(self.val(), b.val());
-        binary_named(op!("log"), self.val().log(b.val()), self, da, b, db)
-    }
-    #[inline(always)]
-    fn powi(self, n: i32) -> Var {
-        let x = self.val();
-        unary_named(op!("powi"), x.powi(n), self, deriv2::powi(x, n))
-    }
-    #[inline]
-    fn powf(self, n: impl Into<Var>) -> Var {
-        let y = n.into();
-        let v = self.val().powf(y.val());
-        let (dx, dy) = deriv2::powf(self.val(), y.val(), v);
-        binary_named(op!("powf"), v, self, dx, y, dy)
-    }
-    #[inline]
-    fn hypot(self, other: impl Into<Var>) -> Var {
-        let b = other.into();
-        let h = self.val().hypot(b.val());
-        let (da, db) = deriv2::hypot(self.val(), b.val(), h);
-        binary_named(op!("hypot"), h, self, da, b, db)
-    }
-    #[inline]
-    fn min(self, other: impl Into<Var>) -> Var {
-        let b = other.into();
-        if deriv2::min_picks_first(self.val(), b.val()) {
-            self
-        } else {
-            b
-        }
-    }
-    #[inline]
-    fn max(self, other: impl Into<Var>) -> Var {
-        let b = other.into();
-        if deriv2::max_picks_first(self.val(), b.val()) {
-            self
-        } else {
-            b
-        }
-    }
-    #[inline]
-    fn mul_add(self, a: impl Into<Var>, b: impl Into<Var>) -> Var {
-        let (a, b) = (a.into(), b.into());
-        let v = self.val().mul_add(a.val(), b.val());
-        nary_named("mul_add", v, [(self, a.val()), (a, self.val()), (b, 1.0)])
-    }
-    #[inline]
-    fn signum(self) -> Var {
-        Var::constant(self.val().signum())
-    }
-    #[inline]
-    fn floor(self) -> Var {
-        Var::constant(self.val().floor())
-    }
-    #[inline]
-    fn ceil(self) -> Var {
-        Var::constant(self.val().ceil())
-    }
-    #[inline]
-    fn round(self) -> Var {
-        Var::constant(self.val().round())
-    }
-    #[inline]
-    fn trunc(self) -> Var {
-        Var::constant(self.val().trunc())
-    }
-    #[inline]
-    fn copysign(self, sign: impl Into<Var>) -> Var {
-        let (x, s) = (self.val(), sign.into().val());
-        unary_named(
-            op!("copysign"),
-            x.copysign(s),
-            self,
-            deriv2::copysign(x, s).0,
-        )
-    }
-    #[inline]
-    fn rem_euclid(self, rhs: impl Into<Var>) -> Var {
-        let b = rhs.into();
-        let r = self.val().rem_euclid(b.val());
-        let (da, db) = deriv2::rem(self.val(), b.val(), r);
-        binary_named(op!("rem_euclid"), r, self, da, b, db)
-    }
-    #[inline]
-    fn log_sum_exp(self, other: impl Into<Var>) -> Var {
-        let b = other.into();
-        let (da, db) = deriv2::log_sum_exp(self.val(), b.val());
-        binary_named(
-            op!("log_sum_exp"),
-            special::log_sum_exp2(self.val(), b.val()),
-            self,
-            da,
-            b,
-            db,
-        )
-    }
-}
+pub(crate) use f64_var::release_buffers;

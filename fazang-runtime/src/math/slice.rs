@@ -3,8 +3,8 @@
 //! On `Var` each result is one recorded node with analytic partials (one operand per
 //! active element), not a chain of elementary operations.
 
-use crate::core::pool::Pool;
-use crate::core::var::{nary_named, Var};
+use crate::tape::pool::Pool;
+use crate::tape::var::{nary_named, Var};
 
 /// Slice reductions, implemented per scalar type (a supertrait of [`Real`](crate::Real)); call them
 /// through the free functions [`sum`], [`log_sum_exp`] and [`norm2`].

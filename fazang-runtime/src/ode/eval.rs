@@ -97,7 +97,7 @@ impl<'a, F: OdeSystem + ?Sized> Rhs<'a, F> {
     /// `out = f(t, y)` and the Jacobians at `(t, y)`, by forward mode: the right-hand
     /// side runs on dual numbers with [`LANES`] tangents, one pass per `LANES` columns of
     /// `[y, θ]` (measured 2-4× faster than one recording on the tape and its sweeps, see
-    /// the README's ODE section).
+    /// `docs/performance.md`, section ODEs).
     pub fn jacobian(
         &mut self,
         t: f64,

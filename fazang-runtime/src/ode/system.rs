@@ -2,7 +2,7 @@
 //! and [`ode_system!`](crate::ode_system), which makes one from a `#[differentiate]`
 //! function.
 
-use crate::private::{IntoScalar, RefOps, RefScalarOps, ScalarOps};
+use crate::support::{IntoScalar, RefOps, RefScalarOps, ScalarOps};
 use crate::Real;
 
 /// The right-hand side `dy/dt = f(t, y, θ)` of an ODE, generic over the scalar.
@@ -138,11 +138,11 @@ macro_rules! ode_system {
         impl $crate::ode::OdeSystem for $ty {
             fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
             where
-                S: $crate::Real + $crate::private::Float,
-                f64: $crate::private::ScalarOps<S>,
-                S: $crate::private::IntoScalar<S>,
-                for<'a> &'a S: $crate::private::RefOps<S> + $crate::private::RefScalarOps<S>,
-                for<'a> &'a f64: $crate::private::RefOps<S>,
+                S: $crate::Real + $crate::support::Float,
+                f64: $crate::support::ScalarOps<S>,
+                S: $crate::support::IntoScalar<S>,
+                for<'a> &'a S: $crate::support::RefOps<S> + $crate::support::RefScalarOps<S>,
+                for<'a> &'a f64: $crate::support::RefOps<S>,
             {
                 let call = $call;
                 let dydt = call(self, ::std::convert::Into::into(t), y, theta);

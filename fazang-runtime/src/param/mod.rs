@@ -54,7 +54,7 @@ mod nalgebra;
 mod ndarray;
 
 use crate::composite::Composite;
-use crate::core::var::{nth_after, read_run, Var};
+use crate::tape::var::{nth_after, read_run, Var};
 
 /// A parameter shape whose `f64` entries can be made active and whose gradient comes
 /// back in the same shape. See the [module documentation](self) for the shapes.
@@ -204,7 +204,7 @@ impl Inputs {
             out.len(),
             "fazang: Inputs::vars needs one slot per value"
         );
-        crate::core::var::new_vars(values, out);
+        crate::tape::var::new_vars(values, out);
         self.adopt(out);
     }
 
@@ -232,7 +232,7 @@ impl Inputs {
     /// assert_eq!((v, g), (9.0, [3.0, 3.0, 3.0]));
     /// ```
     pub fn with_slice<R>(&mut self, x: &[f64], f: impl FnOnce(&mut Inputs, &[Var]) -> R) -> R {
-        crate::drivers::with_vars(x, |xv| {
+        crate::drivers::reverse::with_vars(x, |xv| {
             self.adopt(xv);
             f(self, xv)
         })

@@ -3,7 +3,7 @@
 //! the same dimensions (static where they are static).
 
 use super::{AdjointReader, Inputs, Param};
-use crate::core::var::Var;
+use crate::tape::var::Var;
 use nalgebra::allocator::Allocator;
 use nalgebra::{DefaultAllocator, Dim, OMatrix};
 

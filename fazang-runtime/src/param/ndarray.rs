@@ -3,7 +3,7 @@
 //! the active copy and the gradient are owned arrays of the same shape.
 
 use super::{AdjointReader, Inputs, Param};
-use crate::core::var::Var;
+use crate::tape::var::Var;
 use ndarray::{Array, ArrayBase, Data, Dimension};
 
 /// ```

@@ -1,0 +1,197 @@
+//! Support for the code `#[differentiate]` and `#[deriv_rule]` generate, in one place.
+//! Not a public API: the facade re-exports this module as the hidden `fazang::__private`,
+//! which generated code names with a leading `::`; names may change without notice.
+//!
+//! - [`real`]: `Real`'s methods as free functions (`real::sin(x)`), what generic bodies
+//!   call;
+//! - `adjoint`: the adjoint code of `_grad` (stacks, the derivative table as `d1`/`d2`,
+//!   calls differentiated on the tape);
+//! - `calls`: the loops and calls of adjoint code from the core form (range and window
+//!   counts, forward lanes, taped calls, untyped data read as numbers);
+//! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
+//! - `outputs`: vector results, flattened for `_jacobian`;
+//! - `rule`: the functions `#[deriv_rule]` writes;
+//! - `convert`: `as f64`, literals and data flowing into active places;
+//! - `catalogue`: [`ELEMENTARY`], every elementary function, for the test that holds the
+//!   macros' catalogue in step with the runtime;
+//! - here: the bounds of a generic body ([`ScalarOps`], [`RefOps`], [`RefScalarOps`]) and
+//!   scopes.
+//!
+//! Items defined with the types they serve are re-exported here: [`RealInternals`] and
+//! [`IntoScalar`] (`math`), [`Param`] and [`Inputs`] (`param`), [`Composite`]
+//! (`composite`), [`Partials`].
+
+pub(crate) mod adjoint;
+mod calls;
+mod catalogue;
+mod convert;
+pub(crate) mod jvp_hessian;
+pub(crate) mod outputs;
+pub mod real;
+pub(crate) mod rule;
+
+use crate::math::slice::Mix;
+use crate::tape::scope::NestedScope;
+use crate::tape::var::Var;
+use std::ops::{Add, Div, Mul, Rem, Sub};
+
+pub use crate::tape::scope::NestedScope as Scope;
+
+pub use crate::math::internals::{IntoScalar, RealInternals};
+pub use crate::support::adjoint::{
+    accumulate, d1, d2, d_clamp, d_powi, fused, no_fusion, recomputed, stacks, vjp_call,
+    zeros_like, Accumulate, NoFusion, SaveArray, Stackable, Stacks, ZerosLike,
+};
+pub use crate::support::calls::{
+    check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count, clear_adjoint,
+    lane, nth, span, span_inclusive, step_count, taped_call, taped_call_result, to_bool, to_f64,
+    to_index, to_local, windows_count, ClearAdjoint, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
+};
+pub use crate::support::outputs::Outputs;
+pub use catalogue::{Elementary, ELEMENTARY};
+pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
+pub use num_traits::Float;
+
+// For the _jvp, _hessian and _hvp items of #[differentiate].
+pub use crate::support::jvp_hessian::{
+    jvp_scalar, jvp_vector, Direction, Flatten, Forward, HessianMode, HessianPass, HessianSession,
+    Hvp, Reverse, Seed, FORWARD_HESSIAN_MAX,
+};
+
+// For #[deriv_rule] functions and structs.
+pub use crate::composite::{Composite, CompositeOf};
+pub use crate::math::real::Partials;
+pub use crate::support::rule::{
+    add_slice, apply_rule, as_array, new_var, next_adjoint, push_slice, rule_first_order_only,
+    to_array, AsOutputs, RulePartials,
+};
+
+// Parameters of every shape as one run of inputs (`fazang::param`).
+pub use crate::param::{AdjointReader, Inputs, Param};
+
+/// A trait standing for a list of bounds (a trait alias), with the blanket impl that
+/// makes every type meeting them implement it; the list is written once.
+macro_rules! bound_alias {
+    ($(#[$doc:meta])* $name:ident<S>: $($bound:tt)+) => {
+        $(#[$doc])*
+        pub trait $name<S>: $($bound)+ {}
+        impl<S, T> $name<S> for T where T: $($bound)+ {}
+    };
+}
+
+bound_alias! {
+    /// Operators with `f64` on the left of an `S`: `where f64: ScalarOps<S>`.
+    ///
+    /// The same operators between two `f64`s are listed too, although they always hold:
+    /// a where-clause is preferred to std's impls when rustc infers an operand, so with
+    /// `f64: PartialOrd<S>` alone, data code like `k > 0.0` would take the literal for an
+    /// `S`. With both listed, the literal falls back to `f64`, as in plain code.
+    ScalarOps<S>:
+    Add<f64, Output = f64>
+        + Sub<f64, Output = f64>
+        + Mul<f64, Output = f64>
+        + Div<f64, Output = f64>
+        + Rem<f64, Output = f64>
+        + Rem<S, Output = S>
+        + PartialEq<f64>
+        + PartialOrd<f64>
+        + Add<S, Output = S>
+        + Sub<S, Output = S>
+        + Mul<S, Output = S>
+        + Div<S, Output = S>
+        + PartialEq<S>
+        + PartialOrd<S>
+        + Mix<S, Output = S>
+        + IntoScalar<S>
+        + for<'a> Add<&'a S, Output = S>
+        + for<'a> Sub<&'a S, Output = S>
+        + for<'a> Mul<&'a S, Output = S>
+        + for<'a> Div<&'a S, Output = S>
+}
+
+bound_alias! {
+    /// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
+    /// RefOps<S>` and `for<'a> &'a f64: RefOps<S>`.
+    RefOps<S>:
+    Add<S, Output = S>
+        + Sub<S, Output = S>
+        + Mul<S, Output = S>
+        + Div<S, Output = S>
+        + Rem<S, Output = S>
+        + for<'b> Add<&'b S, Output = S>
+        + for<'b> Sub<&'b S, Output = S>
+        + for<'b> Mul<&'b S, Output = S>
+        + for<'b> Div<&'b S, Output = S>
+}
+
+bound_alias! {
+    /// Operators of `&S` with `f64`: `for<'a> &'a S: RefScalarOps<S>`.
+    ///
+    /// Negation of a reference (`-&x`) is deliberately not among them: with a `Neg` bound
+    /// on `&S`, crates that also link ndarray fail to compile any call of a differentiated
+    /// function (E0275: ndarray's `Neg for &ArrayBase` recurses through `&A: Neg` while the
+    /// scalar is still being inferred). Bodies write `-*x` instead.
+    RefScalarOps<S>:
+    Add<f64, Output = S>
+        + Sub<f64, Output = S>
+        + Mul<f64, Output = S>
+        + Div<f64, Output = S>
+        + Rem<f64, Output = S>
+        + for<'b> Add<&'b f64, Output = S>
+        + for<'b> Sub<&'b f64, Output = S>
+        + for<'b> Mul<&'b f64, Output = S>
+        + for<'b> Div<&'b f64, Output = S>
+}
+
+/// Sweep the innermost scope seeded at `y` (what `_grad` functions do).
+#[inline]
+pub fn grad_in_scope(y: Var) {
+    y.grad_in_scope();
+}
+
+/// Values of `ys` and the rows `d ys[i] / d xs[j]` (what `_jacobian` functions return):
+/// one backward sweep of the innermost scope per output.
+pub fn jacobian_rows(ys: &[Var], xs: &[Var]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    crate::drivers::reverse::jacobian_rows(ys, xs)
+}
+
+/// Open a nested scope (the guard ends it).
+#[inline]
+pub fn scope() -> NestedScope {
+    NestedScope::begin()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Real;
+
+    // Compiles only if the where-clauses elaborate to every operator a body uses.
+    #[allow(dead_code, clippy::op_ref, clippy::redundant_comparisons)]
+    fn generic_body<S: Real>(x: &[S], w: &[f64], c: S) -> S
+    where
+        f64: ScalarOps<S>,
+        for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
+        for<'a> &'a f64: RefOps<S>,
+    {
+        let a: S = x.iter().zip(w).map(|(a, b)| a * b).sum::<S>();
+        let b: S = w.iter().zip(x).map(|(a, b)| a * b).sum::<S>();
+        let d = 2.0 * c - c / 3.0 + (1.0 - c) * &c + &c * 2.0 - -c;
+        let lt = 2.0 < c && c > 1.0;
+        let dp = crate::dot_product(w, x) + crate::dot_product(x, w);
+        if lt {
+            a + b + d + dp
+        } else {
+            a
+        }
+    }
+
+    #[test]
+    fn generic_body_runs_on_both() {
+        let v = generic_body(&[1.0, 2.0], &[3.0, 4.0], 2.5);
+        let _scope = scope();
+        let xs = [Var::new(1.0), Var::new(2.0)];
+        let y = generic_body(&xs, &[3.0, 4.0], Var::new(2.5));
+        assert_eq!(y.val(), v);
+    }
+}
