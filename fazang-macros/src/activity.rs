@@ -134,6 +134,9 @@ impl Abs {
 
 /// The result of the analysis: an abstract value per binding, expression and closure.
 pub struct Activity {
+    /// Whether the fixed point settled (it always does: values only grow; if it did not,
+    /// the function is refused with an error rather than printed from a partial result).
+    pub converged: bool,
     pub bind: Vec<Abs>,
     pub expr: Vec<Abs>,
     /// What each local closure returns.

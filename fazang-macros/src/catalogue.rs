@@ -164,6 +164,65 @@ mod tests {
         }
     }
 
+    /// The catalogue and the runtime's table name the same functions, with the same
+    /// arities and the same piecewise constant ones (`val` reads a value: the runtime
+    /// lists it with no derivative of its own).
+    #[test]
+    fn in_step_with_the_runtime() {
+        let runtime = fazang::__private::ELEMENTARY;
+        for f in FUNS.iter().filter(|f| f.name != "val") {
+            let r = runtime
+                .iter()
+                .find(|e| e.name == f.name)
+                .unwrap_or_else(|| panic!("{} is not in the runtime's table", f.name));
+            assert_eq!(r.arity, f.arity, "arity of {}", f.name);
+            assert_eq!(
+                r.piecewise_constant,
+                f.deriv == Deriv::Flat,
+                "piecewise constant {}",
+                f.name
+            );
+        }
+        for e in runtime {
+            assert!(get(e.name).is_some(), "{} is not in the catalogue", e.name);
+        }
+        for (name, _, _) in fazang::__private::UNARY_DERIVATIVES {
+            assert!(
+                matches!(get(name).map(|f| f.deriv), Some(Deriv::Unary(_))),
+                "{name} is a row of the unary table"
+            );
+        }
+    }
+
+    /// What the catalogue says a unary derivative reads is all it reads: given NaN for
+    /// the other value, it gives the same number at points across each domain (the
+    /// adjoint code passes NaN there, so a wrong claim shows as NaN, never as a number).
+    #[test]
+    fn derivatives_read_what_the_catalogue_says() {
+        let xs = [
+            -3.5, -1.2, -0.7, -0.3, 0.05, 0.3, 0.55, 0.7, 0.9, 1.5, 2.5, 7.0, 40.0,
+        ];
+        for (name, value, d) in fazang::__private::UNARY_DERIVATIVES {
+            let needs = match get(name).map(|f| f.deriv) {
+                Some(Deriv::Unary(n)) => n,
+                other => panic!("{name}: {other:?}"),
+            };
+            for &x in &xs {
+                let v = value(x);
+                let want = d(x, v);
+                let got = match needs {
+                    Needs::X => d(x, f64::NAN),
+                    Needs::V => d(f64::NAN, v),
+                    Needs::Both => continue,
+                };
+                assert!(
+                    got == want || (got.is_nan() && want.is_nan()),
+                    "{name} at {x}: {got} vs {want} ({needs:?})"
+                );
+            }
+        }
+    }
+
     #[test]
     fn arities_match_kinds() {
         for f in FUNS {

@@ -33,16 +33,19 @@ pub fn run(body: &Body, params: Vec<Abs>, ret: Abs, callees: &Callees) -> Activi
     for (i, p) in params.into_iter().enumerate() {
         w.bind[i] = p;
     }
+    let mut converged = false;
     for _ in 0..MAX_PASSES {
         w.changed = false;
         w.rets.clear();
         w.loops.clear();
         w.block(&body.block);
         if !w.changed {
+            converged = true;
             break;
         }
     }
     Activity {
+        converged,
         bind: w.bind,
         expr: w.expr,
         closure_ret: w.closure_ret,

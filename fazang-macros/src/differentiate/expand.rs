@@ -78,6 +78,13 @@ pub fn generic_fn(
     if let ReturnType::Type(_, ty) = &mut sig.output {
         **ty = replace_f64(ty, s);
     }
+    if !a.act.converged {
+        cx.error(
+            &m.func.sig.ident,
+            "#[differentiate]: the activity analysis of this body did not settle (a bug of \
+             fazang, please report it with the function)",
+        );
+    }
     let body = generic_body(cx, m, s, a, callees);
     let body = match fused(m, a, s) {
         Some(pre) => quote!({ #pre #body }),

@@ -18,26 +18,31 @@ pub trait RangeInt: Copy {
 }
 
 macro_rules! range_int {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $u:ty),*) => {$(
         impl RangeInt for $t {
             #[inline(always)]
             fn span(lo: Self, hi: Self) -> usize {
-                if hi > lo { (hi as i128 - lo as i128) as usize } else { 0 }
+                // The difference fits the unsigned type of the same width.
+                if hi > lo { hi.wrapping_sub(lo) as $u as usize } else { 0 }
             }
             #[inline(always)]
             fn nth(lo: Self, k: usize) -> Self {
-                (lo as i128 + k as i128) as $t
+                // `lo + k` is in range (k < span): wrapping arithmetic gives it exactly.
+                lo.wrapping_add(k as $t)
             }
         }
     )*};
 }
-range_int!(usize, isize, u8, u16, u32, u64, i8, i16, i32, i64);
+range_int!(usize => usize, isize => usize, u8 => u8, u16 => u16, u32 => u32, u64 => u64,
+    i8 => u8, i16 => u16, i32 => u32, i64 => u64);
 
 /// Items of `lo..hi`.
 ///
 /// ```
 /// assert_eq!(fazang::__private::span(2usize, 5), 3);
 /// assert_eq!(fazang::__private::span(-2i32, -5), 0);
+/// assert_eq!(fazang::__private::span(-128i8, 127), 255);
+/// assert_eq!(fazang::__private::nth(-128i8, 255), 127);
 /// ```
 #[inline(always)]
 pub fn span<T: RangeInt>(lo: T, hi: T) -> usize {

@@ -49,6 +49,23 @@ macro_rules! elementary {
 }
 with_unary_table!([elementary] @table);
 
+/// The unary derivatives of the table by name: `(name, f'(x) given x and v = f(x))`, so
+/// that a test can check which of `x` and `v` each one reads (the macros' catalogue
+/// passes only those the adjoint code keeps).
+macro_rules! unary_derivatives {
+    ($( $(#[$doc:meta])* $name:ident [$k:ident] $fam:ident: |$x:ident, $v:ident| $value:expr, $deriv:expr; )*) => {
+        /// Every unary row by name: its value and its derivative on `f64`.
+        pub const UNARY_DERIVATIVES: &[(&str, fn(f64) -> f64, fn(f64, f64) -> f64)] = &[
+            $((
+                stringify!($name),
+                crate::math::elementary::value::$name,
+                crate::math::elementary::deriv::$name::<f64>,
+            ),)*
+        ];
+    };
+}
+with_unary_table!(unary_derivatives);
+
 const fn entry(name: &'static str, arity: usize, piecewise_constant: bool) -> Elementary {
     Elementary {
         name,

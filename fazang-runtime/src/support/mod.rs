@@ -48,7 +48,7 @@ pub use crate::support::calls::{
     to_index, to_local, windows_count, ClearAdjoint, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
 pub use crate::support::outputs::Outputs;
-pub use catalogue::{Elementary, ELEMENTARY};
+pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use num_traits::Float;
 

@@ -144,8 +144,14 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
     } else {
         quote!()
     };
+    // The per-thread stacks are fetched only by code that keeps something on them.
+    let stack = if mentions(&fwd, "__fz_st") || mentions(&rev, "__fz_st") {
+        quote!(let mut __fz_st = ::fazang::__private::stacks();)
+    } else {
+        quote!()
+    };
     Ok(quote! {
-        let mut __fz_st = ::fazang::__private::stacks();
+        #stack
         #decls
         #fwd
         let __fz_value: f64 = #ret;
@@ -285,4 +291,13 @@ impl Printer<'_> {
         }
         quote!(#(#out)*)
     }
+}
+
+/// Whether `ts` mentions the identifier `name`.
+fn mentions(ts: &TokenStream, name: &str) -> bool {
+    ts.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }

@@ -148,17 +148,18 @@ impl Printer<'_> {
                 } else {
                     quote!()
                 };
-                nonzero(g, quote!(#x #y))
+                // A product's partials are its operands' values: finite wherever the
+                // product is (no 0 x inf to guard, unlike quotients and functions).
+                quote!(#x #y)
             }
             Rhs::Div(a, b) => {
+                // d(a/b) = da / b - (a/b) db / b: one reciprocal (loop-invariant divisors
+                // leave the loop with it).
                 let bv = self.op(b);
-                let (da, db) = (self.tmp("d"), self.tmp("d"));
-                let x = self.add_to(a, quote!(#g * #da));
-                let y = self.add_to(b, quote!(#g * #db));
-                nonzero(
-                    g,
-                    quote!(let (#da, #db): (f64, f64) = ::fazang::__private::d2::div(#bv, #v); #x #y),
-                )
+                let r = self.tmp("r");
+                let x = self.add_to(a, quote!(#g * #r));
+                let y = self.add_to(b, quote!(-(#g * #v * #r)));
+                nonzero(g, quote!(let #r: f64 = 1.0 / #bv; #x #y))
             }
             Rhs::Rem(a, b) => {
                 let (av, bv) = (self.op(a), self.op(b));
