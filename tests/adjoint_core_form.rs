@@ -337,3 +337,34 @@ fn grad_into_is_the_adjoint() {
         1e-8,
     );
 }
+
+#[differentiate]
+fn residuals(x: &[f64]) -> Vec<f64> {
+    let t = [0.0, 0.5, 1.0, 1.5, 2.0];
+    t.iter()
+        .map(|ti| x[0] * (x[1] * ti).exp() - (1.0 + ti))
+        .collect()
+}
+
+#[differentiate]
+fn polar(r: f64, theta: f64) -> [f64; 2] {
+    [r * theta.cos(), r * theta.sin()]
+}
+
+#[differentiate]
+fn least_squares(x: &[f64]) -> f64 {
+    let r = residuals(x);
+    let p = polar(x[0], x[1]);
+    0.5 * r.iter().map(|v| v * v).sum::<f64>() + p[0] * p[1]
+}
+
+#[test]
+fn calls_with_vector_results() {
+    check_slice!(
+        least_squares,
+        least_squares_grad,
+        __least_squares_grad_tape,
+        __least_squares_adjoint,
+        vec![0.7, -0.3]
+    );
+}

@@ -51,19 +51,24 @@ pub fn adjoint_fn(m: &Model, body: TokenStream) -> TokenStream {
         let (b, t) = (buffer(p), buffer_type(p));
         quote!(#b: #t)
     });
+    let vector = matches!(m.ret, Some(ResultKind::Vector));
     let (ret, body) = if is_result(m) {
         (
             result_with(&m.func.sig.output, quote!(f64)),
             quote!(::std::result::Result::Ok({ #body })),
         )
+    } else if vector {
+        (quote!(::std::vec::Vec<f64>), body)
     } else {
         (quote!(f64), body)
     };
+    // A vector result takes the adjoint of each entry.
+    let seed = if vector { quote!(&[f64]) } else { quote!(f64) };
     quote! {
         #[doc(hidden)]
         #attrs
         #[allow(dead_code, unused_mut, unused_variables, unused_assignments, unused_parens, unused_braces, non_snake_case, unreachable_code, clippy::all)]
-        #vis fn #name #generics(#inputs, __fz_seed: f64, #(#bufs),*) -> #ret #wc {
+        #vis fn #name #generics(#inputs, __fz_seed: #seed, #(#bufs),*) -> #ret #wc {
             #body
         }
     }
@@ -227,6 +232,107 @@ pub fn grad_into_fn(m: &Model, iname: &Ident, g: &Ident, doc1: String, doc2: &st
             #(#split)*
             let _ = __fz_rest;
             #call
+        }
+    }
+}
+
+/// Whether `name_jacobian` can run the adjoint code once per output: every parameter can
+/// be passed again (a reference or a `Copy` type), every active one a float or a flat
+/// array.
+pub fn has_adjoint_jacobian(m: &Model) -> bool {
+    let copy = |p: &Param| match &p.kind {
+        ParamKind::Scalar => true,
+        ParamKind::Nested { by_ref, shape } => *by_ref || matches!(shape, Nested::Array(..)),
+        ParamKind::Data => match crate::types::strip(p.ty) {
+            syn::Type::Reference(r) => r.mutability.is_none(),
+            syn::Type::Path(tp) => tp.path.get_ident().is_some_and(|i| {
+                let n = i.to_string();
+                crate::model::known::INT_TYPES.contains(&n.as_str())
+                    || matches!(n.as_str(), "f64" | "f32" | "bool" | "char")
+            }),
+            _ => false,
+        },
+        _ => false,
+    };
+    has_grad_into(m)
+        && m.params.iter().all(copy)
+        && m.receiver().is_none_or(|r| r.reference.is_some())
+}
+
+/// `name_jacobian` over the adjoint code: values, then one forward and reverse sweep per
+/// output with that output's adjoint 1.
+pub fn jacobian_fn(m: &Model, jname: &Ident, doc1: String, doc2: String) -> TokenStream {
+    let active: Vec<&Param> = m.active().collect();
+    let zeros: Vec<TokenStream> = active
+        .iter()
+        .map(|p| {
+            let (b, x) = (buffer(p), &p.ident);
+            match p.kind {
+                ParamKind::Scalar => quote!(let mut #b: f64 = 0.0;),
+                _ => quote!(let mut #b = ::fazang::__private::zeros_like(&#x);),
+            }
+        })
+        .collect();
+    let row: Vec<TokenStream> = active
+        .iter()
+        .map(|p| {
+            let b = buffer(p);
+            match p.kind {
+                ParamKind::Scalar => quote!(__fz_row.push(#b);),
+                _ => quote!(__fz_row.extend_from_slice(&#b[..]);),
+            }
+        })
+        .collect();
+    let name = adjoint_name(m);
+    let args: Vec<TokenStream> = m
+        .params
+        .iter()
+        .map(|p| {
+            let x = &p.ident;
+            quote!(#x)
+        })
+        .collect();
+    let bufs: Vec<TokenStream> = active
+        .iter()
+        .map(|p| {
+            let b = buffer(p);
+            quote!(&mut #b)
+        })
+        .collect();
+    let call = |seed: TokenStream| match (m.place, m.receiver()) {
+        (Place::Method, Some(_)) => quote!(self.#name(#(#args,)* #seed, #(#bufs),*)),
+        (Place::Method, None) => quote!(Self::#name(#(#args,)* #seed, #(#bufs),*)),
+        _ => quote!(#name(#(#args,)* #seed, #(#bufs),*)),
+    };
+    let first = call(quote!(&[]));
+    let each = call(quote!(&__fz_seed));
+    let f = &m.func;
+    let (vis, generics, wc) = (f.vis, &f.sig.generics, &f.sig.generics.where_clause);
+    let (inputs, attrs) = (wrapper_inputs(m), carried_attrs(m));
+    quote! {
+        #[doc = #doc1]
+        #[doc = ""]
+        #[doc = #doc2]
+        #attrs
+        #[allow(dead_code, clippy::too_many_arguments, clippy::type_complexity)]
+        #vis fn #jname #generics(#inputs) -> (::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>) #wc {
+            let __fz_values = {
+                #(#zeros)*
+                #first
+            };
+            let __fz_m = __fz_values.len();
+            let mut __fz_seed = ::std::vec![0.0; __fz_m];
+            let mut __fz_rows = ::std::vec::Vec::with_capacity(__fz_m);
+            for __fz_i in 0..__fz_m {
+                __fz_seed[__fz_i] = 1.0;
+                #(#zeros)*
+                #each;
+                __fz_seed[__fz_i] = 0.0;
+                let mut __fz_row = ::std::vec::Vec::new();
+                #(#row)*
+                __fz_rows.push(__fz_row);
+            }
+            (__fz_values, __fz_rows)
         }
     }
 }

@@ -102,7 +102,11 @@ pub fn generic_fn(
 /// gradients). Where it is faster: bodies with a loop, parameters `f64` and flat arrays.
 fn fused(m: &Model, a: &Analysed, s: &Ident) -> Option<TokenStream> {
     use crate::types::Nested;
-    if !matches!(a.adjoint, Some(Ok(_))) || !has_loop(&a.body.block) {
+    let scalar = matches!(
+        m.ret,
+        Some(crate::types::ResultKind::Scalar | crate::types::ResultKind::ResultScalar)
+    );
+    if !scalar || !matches!(a.adjoint, Some(Ok(_))) || !has_loop(&a.body.block) {
         return None;
     }
     let flat = |p: &super::ast::Param| match &p.kind {
@@ -272,12 +276,8 @@ pub fn analyse(m: &Model, callees: &Callees) -> Analysed {
         ReturnType::Default => Abs::Unknown(false),
     };
     let act = activity::analyse(&body, params, ret, callees);
-    let scalar = matches!(
-        m.ret,
-        Some(crate::types::ResultKind::Scalar | crate::types::ResultKind::ResultScalar)
-    );
-    let adjoint = (m.has_siblings() && scalar && !m.options.tape)
-        .then(|| crate::ir::adjoint(m, &body, &act, callees));
+    let adjoint =
+        (m.has_siblings() && !m.options.tape).then(|| crate::ir::adjoint(m, &body, &act, callees));
     Analysed { body, act, adjoint }
 }
 

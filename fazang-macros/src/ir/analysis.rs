@@ -94,6 +94,9 @@ fn activity(f: &Func) -> Result<Vec<bool>, String> {
     })?;
     let mut useful = vec![false; n];
     useful[f.ret] = true;
+    if let Some(r) = f.ret_array {
+        useful[r] = true;
+    }
     fixed_point(f, "usefulness", |changed| {
         each_stmt(&f.body, &mut |s| {
             for (dst, srcs) in flows(s) {
@@ -154,7 +157,12 @@ fn flows(s: &Stmt) -> Vec<(V, Vec<V>)> {
         Stmt::Push { dst, src } => vec![(*dst, src.var().into_iter().collect())],
         Stmt::Call(c) => {
             let ins = call_inputs(c);
-            let mut out: Vec<(V, Vec<V>)> = c.out.iter().map(|o| (*o, ins.clone())).collect();
+            let mut out: Vec<(V, Vec<V>)> = c
+                .out
+                .iter()
+                .chain(c.out_array.iter().map(|(values, _)| values))
+                .map(|o| (*o, ins.clone()))
+                .collect();
             for a in &c.args {
                 if let CallArg::InOut(v) = a {
                     out.push((*v, ins.clone()));
@@ -199,6 +207,7 @@ impl Facts {
 
     pub fn call_active(&self, c: &Call) -> bool {
         c.out.is_some_and(|o| self.active[o])
+            || c.out_array.is_some_and(|(values, _)| self.active[values])
             || c.args
                 .iter()
                 .any(|a| matches!(a, CallArg::InOut(v) if self.active[*v]))
@@ -225,6 +234,7 @@ impl Facts {
             }
             Stmt::Call(c) => {
                 let mut v: Vec<V> = c.partials.iter().flatten().copied().collect();
+                v.extend(c.out_array.map(|(_, jac)| jac));
                 for a in &c.args {
                     if let CallArg::Slice(s) = a {
                         v.extend(s.prefix.iter().filter_map(|p| match p {
@@ -420,6 +430,9 @@ fn remat(b: &[Stmt], f: &Func, facts: &mut Facts) {
         uses(s).into_iter().for_each(|v| all_uses[v] += 1)
     });
     all_uses[f.ret] += 1;
+    if let Some(r) = f.ret_array {
+        all_uses[r] += 1;
+    }
     // What the reverse reads (control decisions included): only those are worth computing
     // again; what a recomputed statement reads is then needed too.
     let mut needed = vec![false; f.vars.len()];

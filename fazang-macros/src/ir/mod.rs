@@ -42,6 +42,9 @@ pub struct Func {
     pub body: Block,
     /// The result: a scalar operand (functions returning `f64` or `Result<f64, E>`).
     pub ret: V,
+    /// For functions returning a vector of floats: the local array holding it (`ret` is
+    /// then unused).
+    pub ret_array: Option<V>,
     /// The parameters, in order.
     pub params: Vec<Param>,
 }
@@ -261,6 +264,10 @@ pub struct Call {
     pub out: Option<V>,
     /// The result if it is data (not differentiated).
     pub data_out: Option<V>,
+    /// The result if it is a vector of floats: `(values, jacobian)`, two local arrays, the
+    /// Jacobian row-major over the active inputs flattened (scalars, then each array's
+    /// elements, in argument order).
+    pub out_array: Option<(V, V)>,
     /// With [`CallHow::Lanes`]: per output (the result, then each `&mut` float in order),
     /// per input (the active scalar arguments in order), the partial derivative, held in a
     /// data variable.

@@ -36,6 +36,9 @@ pub fn defs(s: &Stmt) -> Vec<V> {
                 _ => None,
             }));
             out.extend(c.partials.iter().flatten().copied());
+            if let Some((values, jac)) = c.out_array {
+                out.extend([values, jac]);
+            }
             out
         }
         _ => vec![],

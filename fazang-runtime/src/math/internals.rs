@@ -89,6 +89,26 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
         std::borrow::Cow::Owned(x.map(Self::from))
     }
 
+    /// Rows of data as rows of `Self`, borrowed when `Self` is `f64`.
+    fn __from_data_rows(x: &[Vec<f64>]) -> std::borrow::Cow<'_, [Vec<Self>]>
+    where
+        Self: Real,
+    {
+        std::borrow::Cow::Owned(
+            x.iter()
+                .map(|r| r.iter().map(|&v| Self::from(v)).collect())
+                .collect(),
+        )
+    }
+
+    /// Rows of fixed length as rows of `Self`, borrowed when `Self` is `f64`.
+    fn __from_data_array_rows<const N: usize>(x: &[[f64; N]]) -> std::borrow::Cow<'_, [[Self; N]]>
+    where
+        Self: Real,
+    {
+        std::borrow::Cow::Owned(x.iter().map(|r| r.map(Self::from)).collect())
+    }
+
     /// The values of a slice, borrowed when `Self` is `f64` (no copy) and collected
     /// otherwise. For `#[deriv_rule]` bodies, which see `&[f64]`.
     fn __vals(x: &[Self]) -> std::borrow::Cow<'_, [f64]>

@@ -423,3 +423,131 @@ impl ToBool for &bool {
 pub fn to_bool<T: ToBool>(x: T) -> bool {
     x.to_bool()
 }
+
+/// The values and partials of a vector result computed by forward lanes: `values[i]` its
+/// entries, `jac[i * K + j]` their derivatives along lane `j`.
+///
+/// ```
+/// let x = fazang::__private::lane::<2>(3.0, 0);
+/// let y = fazang::__private::lane::<2>(4.0, 1);
+/// let out = [x * y, x + y];
+/// let (mut values, mut jac) = (Vec::new(), Vec::new());
+/// fazang::__private::lanes_out(&out[..], &mut values, &mut jac);
+/// assert_eq!((values, jac), (vec![12.0, 7.0], vec![4.0, 3.0, 1.0, 1.0]));
+/// ```
+pub fn lanes_out<const K: usize>(
+    out: &[Dual<f64, [f64; K]>],
+    values: &mut Vec<f64>,
+    jac: &mut Vec<f64>,
+) {
+    values.clear();
+    jac.clear();
+    for d in out {
+        values.push(d.re);
+        jac.extend_from_slice(&d.eps);
+    }
+}
+
+/// [`taped_call`] of a function with a vector result: its values, and its Jacobian with
+/// respect to `xs` written row-major into `jac`.
+///
+/// ```
+/// let mut jac = Vec::new();
+/// let v = fazang::__private::taped_call_vec(&[2.0, 3.0], &mut jac, |x| vec![x[0] * x[1], x[0]]);
+/// assert_eq!((v, jac), (vec![6.0, 2.0], vec![3.0, 2.0, 1.0, 0.0]));
+/// ```
+pub fn taped_call_vec<R: AsRef<[Var]>>(
+    xs: &[f64],
+    jac: &mut Vec<f64>,
+    f: impl FnOnce(&[Var]) -> R,
+) -> Vec<f64> {
+    let _scope = NestedScope::begin();
+    let vars: Vec<Var> = xs.iter().map(|&x| Var::new(x)).collect();
+    let ys = f(&vars);
+    vector_jacobian(ys.as_ref(), &vars, jac)
+}
+
+/// [`taped_call_vec`] of a function returning a `Result`: its error is returned.
+///
+/// ```
+/// let mut jac = Vec::new();
+/// let v: Result<Vec<f64>, ()> =
+///     fazang::__private::taped_call_vec_result(&[2.0], &mut jac, |x| Ok(vec![x[0] * x[0]]));
+/// assert_eq!((v, jac), (Ok(vec![4.0]), vec![4.0]));
+/// ```
+pub fn taped_call_vec_result<R: AsRef<[Var]>, E>(
+    xs: &[f64],
+    jac: &mut Vec<f64>,
+    f: impl FnOnce(&[Var]) -> Result<R, E>,
+) -> Result<Vec<f64>, E> {
+    let _scope = NestedScope::begin();
+    let vars: Vec<Var> = xs.iter().map(|&x| Var::new(x)).collect();
+    let ys = f(&vars)?;
+    Ok(vector_jacobian(ys.as_ref(), &vars, jac))
+}
+
+/// Values of `ys` and their Jacobian rows over `vars`, flattened into `jac`.
+fn vector_jacobian(ys: &[Var], vars: &[Var], jac: &mut Vec<f64>) -> Vec<f64> {
+    let (values, rows) = crate::drivers::reverse::jacobian_rows(ys, vars);
+    jac.clear();
+    for r in rows {
+        jac.extend_from_slice(&r);
+    }
+    values
+}
+
+/// An active array passed to a call on the tape, as the callee's parameter takes it: a
+/// slice, a reference to an array, an array or a vector of variables.
+pub trait FromVars<'a>: Sized {
+    /// The parameter made of `v` (its length as the primal's argument had).
+    fn from_vars(v: &'a [Var]) -> Self;
+}
+
+impl<'a> FromVars<'a> for &'a [Var] {
+    #[inline]
+    fn from_vars(v: &'a [Var]) -> Self {
+        v
+    }
+}
+
+impl<'a, const N: usize> FromVars<'a> for &'a [Var; N] {
+    #[inline]
+    fn from_vars(v: &'a [Var]) -> Self {
+        v.try_into().expect("an array argument keeps its length")
+    }
+}
+
+impl<const N: usize> FromVars<'_> for [Var; N] {
+    #[inline]
+    fn from_vars(v: &[Var]) -> Self {
+        v.try_into().expect("an array argument keeps its length")
+    }
+}
+
+impl FromVars<'_> for Vec<Var> {
+    #[inline]
+    fn from_vars(v: &[Var]) -> Self {
+        v.to_vec()
+    }
+}
+
+impl<'a> FromVars<'a> for &'a Vec<Var> {
+    #[inline]
+    fn from_vars(_: &'a [Var]) -> Self {
+        unreachable!("a `&Vec` parameter takes an owned vector: see `Vec<Var>`")
+    }
+}
+
+/// `v` as the callee's parameter type.
+///
+/// ```
+/// use fazang::Var;
+/// let v = [Var::new(1.0), Var::new(2.0)];
+/// let a: &[Var; 2] = fazang::__private::from_vars(&v[..]);
+/// assert_eq!(a[1].val(), 2.0);
+/// # fazang::clear_tape();
+/// ```
+#[inline]
+pub fn from_vars<'a, T: FromVars<'a>>(v: &'a [Var]) -> T {
+    T::from_vars(v)
+}

@@ -51,6 +51,31 @@ impl<T: Real> Pass<T> for f64 {
     }
 }
 
+/// Arrays and vectors of data passed by value: the parameter's scalar decides (data
+/// stays `f64`).
+impl<T: Real, const N: usize> Pass<[T; N]> for [f64; N] {
+    #[inline(always)]
+    fn pass(self) -> [T; N] {
+        self.map(T::from)
+    }
+}
+
+impl<T: Real> Pass<Vec<T>> for Vec<f64> {
+    #[inline]
+    fn pass(self) -> Vec<T> {
+        self.into_iter().map(T::from).collect()
+    }
+}
+
+impl<T: Real> Pass<Vec<Vec<T>>> for Vec<Vec<f64>> {
+    #[inline]
+    fn pass(self) -> Vec<Vec<T>> {
+        self.into_iter()
+            .map(|r| r.into_iter().map(T::from).collect())
+            .collect()
+    }
+}
+
 macro_rules! pass_through {
     ($($t:ty),*) => {$(
         impl Pass<$t> for $t {
@@ -184,6 +209,30 @@ impl<const N: usize> DataRef for [f64; N] {
     #[inline]
     fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T; N]> {
         T::__from_data_array(self)
+    }
+}
+
+impl DataRef for [Vec<f64>] {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [Vec<T>]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [Vec<T>]> {
+        T::__from_data_rows(self)
+    }
+}
+
+impl DataRef for Vec<Vec<f64>> {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [Vec<T>]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [Vec<T>]> {
+        T::__from_data_rows(self)
+    }
+}
+
+impl<const N: usize> DataRef for [[f64; N]] {
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [[T; N]]>;
+    #[inline]
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [[T; N]]> {
+        T::__from_data_array_rows(self)
     }
 }
 

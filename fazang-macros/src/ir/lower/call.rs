@@ -547,18 +547,30 @@ impl<'a> Lower<'a> {
         };
         let result = self.abs(e).deref().clone();
         let hinted = self.hints.exprs.contains(&e.id) && matches!(result, Abs::Unknown(_));
+        let seq_hinted =
+            !hinted && self.hints.seqs.contains(&e.id) && matches!(result, Abs::Unknown(true));
+        let mut out_array = None;
         let (out, data_out) = match &result {
             Abs::Float(_) => (Some(self.new_var("y", Kind::F64)), None),
             _ if hinted => (Some(self.new_var("y", Kind::F64)), None),
             Abs::Int | Abs::Bool => (None, Some(self.new_var("d", self.kind_of_abs(&result)))),
+            _ if (seq_hinted
+                || matches!(&result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true))))
+                && inouts.is_empty() =>
+            {
+                let values = self.new_var("ys", Kind::Array);
+                let jac = self.new_var("jac", Kind::Array);
+                out_array = Some((values, jac));
+                (None, None)
+            }
             Abs::Unknown(false) | Abs::Never => (None, None),
-            _ => return no("a call returning something other than a float"),
+            _ => return no("a call returning something other than a float or a vector of floats"),
         };
-        if how == CallHow::Tape && out.is_none() {
+        if how == CallHow::Tape && out.is_none() && out_array.is_none() {
             return no("a call with active arrays that returns no float");
         }
         let n_out = usize::from(out.is_some()) + inouts.len();
-        let partials = if how == CallHow::Lanes {
+        let partials = if how == CallHow::Lanes && out_array.is_none() {
             (0..n_out)
                 .map(|_| (0..scalars).map(|_| self.new_var("p", Kind::F64)).collect())
                 .collect()
@@ -572,13 +584,15 @@ impl<'a> Lower<'a> {
             args,
             out,
             data_out,
+            out_array,
             partials,
             fallible,
             convert,
         }));
-        Ok(match (out, data_out) {
-            (Some(v), _) => Val::F(Op::Var(v)),
-            (_, Some(d)) => Val::D(d),
+        Ok(match (out, data_out, out_array) {
+            (Some(v), _, _) => Val::F(Op::Var(v)),
+            (_, Some(d), _) => Val::D(d),
+            (_, _, Some((values, _))) => Val::Seq(seq::Seq::whole(values, 1)),
             _ => Val::Unit,
         })
     }
@@ -645,6 +659,9 @@ impl<'a> Lower<'a> {
             Val::Seq(s) if s.prefix.is_empty() && self.is_struct_root(s.root) => {
                 return no("a registered struct passed to a function")
             }
+            Val::Seq(s) if active && s.depth > 0 => {
+                return no("a nested array of active values passed to a function")
+            }
             Val::Seq(s) if active => CallArg::Slice(self.windowed(s)),
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 let i = self.ident(d).clone();
@@ -662,18 +679,32 @@ impl<'a> Lower<'a> {
             }
             Val::Seq(s) => {
                 let (t, reads) = self.seq_tokens(&s);
-                // Borrowed as the call borrows it (a window already is a slice).
-                let t = if matches!(a.peel().kind, MKind::Reference { .. }) {
-                    quote!(&#t)
-                } else {
-                    t
-                };
-                // Flat data arrays become the callee's scalar (`adapt_ref`); nested ones
-                // pass as they are.
-                let sh = if s.depth == 0 {
-                    shape(DataArg::FloatSlice)
-                } else {
-                    DataArg::Other
+                // Borrowed as the call borrows it (a window already is a slice; a row an
+                // iterator gave is a reference).
+                let row = s.window.is_none() && matches!(s.prefix.last(), Some(Proj::Index(_)));
+                let written_index = matches!(a.peel().kind, MKind::Index(..));
+                let by_ref_param = s.prefix.is_empty()
+                    && s.window.is_none()
+                    && self.vars[s.root].kind == Kind::ParamSeq
+                    && self.param_by_ref(s.root);
+                let borrowed =
+                    matches!(a.peel().kind, MKind::Reference { .. }) || (row && !written_index);
+                let t = if borrowed { quote!(&#t) } else { t };
+                let a_reference = borrowed || by_ref_param || s.window.is_some();
+                // Flat data arrays become the callee's scalar (`adapt_ref` when borrowed,
+                // `promote` when passed by value); nested ones are converted whole.
+                // Data arrays take the callee's parameter type: borrowed (`adapt_ref`),
+                // or passed by value (`pass`); data stays `f64` where the parameter is data.
+                let sh = match shape(DataArg::FloatSlice) {
+                    DataArg::FloatSlice if !a_reference => DataArg::Pass,
+                    DataArg::Other if s.depth > 0 && callee.params.is_none() && !callee.fazang => {
+                        if a_reference {
+                            DataArg::FloatSlice
+                        } else {
+                            DataArg::Pass
+                        }
+                    }
+                    other => other,
                 };
                 CallArg::Data(toks(t), reads, sh)
             }
@@ -745,5 +776,16 @@ impl Lower<'_> {
             window: Some((Op::Const(toks(quote!(0usize))), n)),
             ..s
         }
+    }
+}
+
+impl Lower<'_> {
+    /// Whether the parameter whose variable is `root` is a reference (`&[f64]`, `&[f64; N]`).
+    pub fn param_by_ref(&self, root: V) -> bool {
+        use crate::types::ParamKind;
+        self.m.params.iter().enumerate().any(|(id, p)| {
+            matches!(&self.env[id], Some(Val::Seq(s)) if s.root == root)
+                && matches!(p.kind, ParamKind::Nested { by_ref: true, .. })
+        })
     }
 }

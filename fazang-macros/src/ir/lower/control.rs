@@ -381,12 +381,7 @@ impl<'a> Lower<'a> {
 
     fn return_value(&mut self, x: &'a MExpr) -> R<Val> {
         let val = self.expr(x)?;
-        let op = self.float(val, "the returned value")?;
-        let ret = self.ret;
-        self.emit(Stmt::Set {
-            dst: ret,
-            rhs: Rhs::Copy(op),
-        });
+        self.set_result(val)?;
         let done = self.done;
         self.set_flag(done, true);
         for i in 0..self.loops.len() {

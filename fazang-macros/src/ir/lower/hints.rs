@@ -10,9 +10,11 @@ use crate::model::*;
 use std::collections::HashSet;
 use syn::BinOp;
 
-/// The float hints of a body: expressions known to be floats.
+/// The hints of a body: expressions known to be floats, and expressions known to be
+/// sequences (indexed, iterated) where the activity analysis saw an unknown value.
 pub struct Hints {
     pub exprs: HashSet<ExprId>,
+    pub seqs: HashSet<ExprId>,
 }
 
 pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
@@ -21,6 +23,8 @@ pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
         ret_float,
         exprs: HashSet::new(),
         binds: HashSet::new(),
+        seqs: HashSet::new(),
+        seq_binds: HashSet::new(),
         changed: false,
     };
     if ret_float {
@@ -35,7 +39,10 @@ pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
             break;
         }
     }
-    Hints { exprs: h.exprs }
+    Hints {
+        exprs: h.exprs,
+        seqs: h.seqs,
+    }
 }
 
 struct H<'a> {
@@ -43,6 +50,8 @@ struct H<'a> {
     ret_float: bool,
     exprs: HashSet<ExprId>,
     binds: HashSet<BindId>,
+    seqs: HashSet<ExprId>,
+    seq_binds: HashSet<BindId>,
     changed: bool,
 }
 
@@ -81,12 +90,29 @@ impl H<'_> {
     }
 }
 
+impl H<'_> {
+    /// Mark `e` a sequence (through parentheses and references).
+    fn seq(&mut self, e: &Expr) {
+        if self.seqs.insert(e.id) {
+            self.changed = true;
+        }
+        match &e.kind {
+            Kind::Paren(x) | Kind::Try(x) | Kind::Reference { expr: x, .. } => self.seq(x),
+            Kind::Local(id, _) if self.seq_binds.insert(*id) => self.changed = true,
+            _ => {}
+        }
+    }
+}
+
 impl Visit for H<'_> {
     fn visit_let(&mut self, l: &Let) {
         if let (Pat::Ident { id, .. }, Some(init)) = (&l.pat, &l.init) {
             let typed = l.ty.as_ref().is_some_and(crate::util::is_f64);
             if typed || self.binds.contains(id) {
                 self.float(init);
+            }
+            if self.seq_binds.contains(id) {
+                self.seq(init);
             }
         }
         walk_let(self, l);
@@ -130,6 +156,25 @@ impl Visit for H<'_> {
                 }
             }
             Kind::Assign(l, r) if self.is_float(l) => self.float(r),
+            Kind::Index(b, i) if !matches!(i.peel().kind, Kind::Range(..)) => self.seq(b),
+            Kind::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "iter"
+                        | "len"
+                        | "windows"
+                        | "chunks"
+                        | "chunks_exact"
+                        | "first"
+                        | "last"
+                        | "get"
+                        | "to_vec"
+                        | "split_at"
+                ) =>
+            {
+                self.seq(&m.receiver)
+            }
+            Kind::For(_, _, it, _) if matches!(it.peel().kind, Kind::Local(..)) => self.seq(it),
             Kind::Return(Some(x)) if self.ret_float => self.float(x),
             _ => {}
         }

@@ -107,6 +107,8 @@ pub struct Lower<'a> {
     pub loops: Vec<LoopCx>,
     /// The result variable and the flag `return` sets.
     pub ret: V,
+    /// The result array of a function returning a vector.
+    pub ret_array: Option<V>,
     pub done: V,
     /// Whether a `return` was lowered at all.
     pub returns: bool,
@@ -137,6 +139,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         blocks: vec![Vec::new()],
         loops: Vec::new(),
         ret: 0,
+        ret_array: None,
         done: 0,
         returns: false,
         assigned: stmt::assigned(body),
@@ -151,6 +154,9 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         },
     };
     lw.ret = lw.new_var("ret", Kind::F64);
+    if matches!(m.ret, Some(crate::types::ResultKind::Vector)) {
+        lw.ret_array = Some(lw.new_var("ret_array", Kind::Array));
+    }
     lw.done = lw.new_var("done", Kind::Data(DataKind::Bool));
     lw.emit(Stmt::Data {
         dst: lw.done,
@@ -165,6 +171,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         body: lw.blocks.pop().expect("the function's block"),
         vars: lw.vars,
         ret: lw.ret,
+        ret_array: lw.ret_array,
         params,
     })
 }
@@ -309,7 +316,6 @@ impl<'a> Lower<'a> {
         if let Val::Never = v {
             return Ok(());
         }
-        let op = self.float(v, "the function's result")?;
         let ret = self.ret;
         if self.returns {
             let c = self.data(
@@ -321,24 +327,50 @@ impl<'a> Lower<'a> {
                 },
                 vec![self.done],
             );
-            let (b, ()) = self.in_block(|lw| {
-                lw.emit(Stmt::Set {
-                    dst: ret,
-                    rhs: Rhs::Copy(op),
-                });
-                Ok(())
-            })?;
+            let (b, ()) = self.in_block(|lw| lw.set_result(v))?;
             self.emit(Stmt::If {
                 cond: c,
                 then: b,
                 els: vec![],
             });
         } else {
-            self.emit(Stmt::Set {
-                dst: ret,
-                rhs: Rhs::Copy(op),
-            });
+            self.set_result(v)?;
         }
+        let _ = ret;
+        Ok(())
+    }
+
+    /// The function's result becomes `v` (a float, or a vector copied into the result
+    /// array).
+    pub fn set_result(&mut self, v: Val) -> R<()> {
+        let v = match v {
+            Val::Opt(inner, _) => *inner,
+            v => v,
+        };
+        if let Some(arr) = self.ret_array {
+            let Val::Seq(s) = v else {
+                return no(format!("a vector result that is {}", v.describe()));
+            };
+            if s.depth != 0 {
+                return no("a result of nested vectors");
+            }
+            let place = Place {
+                root: s.root,
+                path: s.prefix.clone(),
+            };
+            let window = s.window.clone().map(|(o, n)| (o, Op::Var(n)));
+            self.emit(Stmt::Alloc {
+                dst: arr,
+                init: Init::CopyOf(place, window),
+            });
+            return Ok(());
+        }
+        let op = self.float(v, "the function's result")?;
+        let ret = self.ret;
+        self.emit(Stmt::Set {
+            dst: ret,
+            rhs: Rhs::Copy(op),
+        });
         Ok(())
     }
 

@@ -7,10 +7,18 @@ use super::*;
 
 impl Printer<'_> {
     /// The data arguments of a call, converted to the callee's scalar where it needs.
-    fn data_arg(&self, c: &Call, t: &TokenStreamEq, shape: DataArg) -> TokenStream {
+    fn data_arg(
+        &self,
+        c: &Call,
+        t: &TokenStreamEq,
+        shape: DataArg,
+        scalar: &TokenStream,
+    ) -> TokenStream {
+        let _ = scalar;
         let t = &t.0;
         match (c.convert, shape) {
             (false, _) | (true, DataArg::Other) => quote!(#t),
+
             (true, DataArg::Float) => quote!(::fazang::__private::lit(#t)),
             (true, DataArg::FloatSlice) => quote!(&*::fazang::__private::adapt_ref(#t)),
             (true, DataArg::Pass) => quote!(::fazang::__private::pass(#t)),
@@ -62,7 +70,9 @@ impl Printer<'_> {
                     inouts.push((*v, t));
                     lane += 1;
                 }
-                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape)),
+                CallArg::Data(t, _, shape) => {
+                    args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Dual<f64, [f64; #k]>)))
+                }
                 CallArg::Slice(_) => return Err("an array passed by lanes".into()),
             }
         }
@@ -77,6 +87,9 @@ impl Printer<'_> {
             after.push(quote!(#n = #r.re;));
             after.push(self.lanes_into(c, row, &r));
             row += 1;
+        } else if let Some((values, jac)) = c.out_array {
+            let (vn, jn) = (self.name(values), self.name(jac));
+            after.push(quote!(::fazang::__private::lanes_out(&#r[..], &mut #vn, &mut #jn);));
         } else if let Some(d) = c.data_out {
             let n = self.name(d);
             after.push(quote!(#n = #r;));
@@ -127,14 +140,44 @@ impl Printer<'_> {
                     fill.push(
                         quote!(let #o = #xs.len(); #xs.extend_from_slice(#sl); let #e = #xs.len();),
                     );
-                    args.push(quote!(&#vs[#o..#e]));
+                    // fazang's functions take slices; other callees the shape of their
+                    // parameter (a slice, an array, a vector).
+                    args.push(if c.convert {
+                        quote!(::fazang::__private::from_vars(&#vs[#o..#e]))
+                    } else {
+                        quote!(&#vs[#o..#e])
+                    });
                 }
-                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape)),
+                CallArg::Data(t, _, shape) => {
+                    args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Var)))
+                }
                 CallArg::InOut(_) => return Err("a `&mut` float passed on the tape".into()),
             }
         }
         let callee = &c.callee.0;
         let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
+        if let Some((values, jac)) = c.out_array {
+            let (vn, jn) = (self.name(values), self.name(jac));
+            let saves = self.saves_of_call(s, c)?;
+            let run = match c.fallible {
+                Fallible::Question => {
+                    quote!(::fazang::__private::taped_call_vec_result(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #callee(#(#args),*))?)
+                }
+                _ => {
+                    quote!(::fazang::__private::taped_call_vec(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #call))
+                }
+            };
+            return Ok(quote!({
+                let mut #xs = __fz_st.take_buf();
+                #(#fill)*
+                let mut __fz_jac = ::std::vec::Vec::new();
+                let __fz_ys: ::std::vec::Vec<f64> = #run;
+                #saves
+                #vn = __fz_ys;
+                #jn = __fz_jac;
+                __fz_st.give_buf(#xs);
+            }));
+        }
         let out = c.out.expect("a taped call returns a float");
         let n = self.name(out);
         let saves = self.saves_of_call(s, c)?;
@@ -178,6 +221,20 @@ impl Printer<'_> {
 
     pub fn rev_call(&self, s: &Stmt, c: &Call, active: bool) -> Result<TokenStream, String> {
         let restore = self.restores(s);
+        if let Some((values, jac)) = c.out_array {
+            let body = if active {
+                self.rev_vector(c, values, jac)
+            } else {
+                quote!()
+            };
+            let (a, vn) = (self.adj(values), self.name(values));
+            let reset = if self.facts.active[values] {
+                quote!(#a = ::fazang::__private::zeros_like(&#vn);)
+            } else {
+                quote!()
+            };
+            return Ok(quote!({ #body #restore #reset }));
+        }
         if c.how == CallHow::Tape {
             let g = self.tmp("gb");
             let body = if active {
@@ -280,5 +337,59 @@ impl Printer<'_> {
             #(#adds)*
             let _ = #off;
         })
+    }
+}
+
+impl Printer<'_> {
+    /// The reverse of a call with a vector result: each entry's adjoint times its row of
+    /// the Jacobian, into the inputs (scalars, then arrays' elements, in argument order).
+    fn rev_vector(&self, c: &Call, values: V, jac: V) -> TokenStream {
+        let (a, vn, jn) = (self.adj(values), self.name(values), self.name(jac));
+        let (g, row, off) = (self.tmp("g"), self.tmp("row"), self.tmp("o"));
+        let mut adds = Vec::new();
+        for arg in &c.args {
+            match arg {
+                CallArg::Scalar(op) => {
+                    let add = self.add_to(op, quote!(#g * #row[#off]));
+                    adds.push(quote!(#add #off += 1;));
+                }
+                CallArg::Slice(s) => {
+                    let (o, n) = match &s.window {
+                        Some((o, n)) => (self.op(o), self.name(*n).clone()),
+                        None => unreachable!("arrays passed to calls have windows"),
+                    };
+                    if self.facts.active[s.root] {
+                        let dst = self.place(
+                            &Place {
+                                root: s.root,
+                                path: s.prefix.clone(),
+                            },
+                            true,
+                        );
+                        adds.push(quote! {
+                            for __fz_j in 0..#n {
+                                #dst[#o + __fz_j] += #g * #row[#off + __fz_j];
+                            }
+                        });
+                    }
+                    adds.push(quote!(#off += #n;));
+                }
+                _ => {}
+            }
+        }
+        quote! {
+            let __fz_m = #vn.len();
+            let __fz_w = if __fz_m == 0 { 0 } else { #jn.len() / __fz_m };
+            for __fz_i in 0..__fz_m {
+                let #g: f64 = #a[__fz_i];
+                #a[__fz_i] = 0.0;
+                if #g != 0.0 {
+                    let #row = &#jn[__fz_i * __fz_w..(__fz_i + 1) * __fz_w];
+                    let mut #off = 0usize;
+                    #(#adds)*
+                    let _ = #off;
+                }
+            }
+        }
     }
 }

@@ -138,11 +138,33 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
     let adjs = p.adjoint_decls();
     let rev = p.reverse(&f.body)?;
     let finish = p.param_adjoints();
-    let ret_adj = p.adj(f.ret);
-    let seed = if facts.active[f.ret] {
-        quote!(#ret_adj = __fz_seed;)
-    } else {
-        quote!()
+    let (value, seed) = match f.ret_array {
+        None => {
+            let ret_adj = p.adj(f.ret);
+            let seed = if facts.active[f.ret] {
+                quote!(#ret_adj = __fz_seed;)
+            } else {
+                quote!()
+            };
+            (quote!(let __fz_value: f64 = #ret;), seed)
+        }
+        Some(arr) => {
+            // A vector result: `__fz_seed` holds the adjoint of each entry.
+            let (n, a) = (p.name(arr), p.adj(arr));
+            let seed = if facts.active[arr] {
+                quote! {
+                    for (__fz_a, __fz_s) in #a.iter_mut().zip(__fz_seed.iter()) {
+                        *__fz_a = *__fz_s;
+                    }
+                }
+            } else {
+                quote!()
+            };
+            (
+                quote!(let __fz_value: ::std::vec::Vec<f64> = ::fazang::__private::to_local(&#n);),
+                seed,
+            )
+        }
     };
     // The per-thread stacks are fetched only by code that keeps something on them.
     let stack = if mentions(&fwd, "__fz_st") || mentions(&rev, "__fz_st") {
@@ -154,7 +176,7 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
         #stack
         #decls
         #fwd
-        let __fz_value: f64 = #ret;
+        #value
         #adjs
         #seed
         #rev
@@ -201,6 +223,9 @@ impl Printer<'_> {
             }
         });
         seen[self.f.ret] = true;
+        if let Some(r) = self.f.ret_array {
+            seen[r] = true;
+        }
         let mut out = Vec::new();
         for p in &self.f.params {
             let (n, x) = (self.name(p.var), &p.ident);
