@@ -180,6 +180,14 @@ pub use fazang_runtime::private as __private;
 /// Everything a user needs: `use fazang::prelude::*;`.
 pub mod prelude {
     pub use fazang_macros::{deriv_rule, differentiate};
+    pub use fazang_runtime::transform::{
+        cholesky_corr_constrain, cholesky_corr_free, cholesky_cov_constrain, cholesky_cov_free,
+        corr_matrix_constrain, corr_matrix_free, cov_matrix_constrain, cov_matrix_free,
+        lb_constrain, lb_free, lub_constrain, lub_free, offset_multiplier_constrain,
+        offset_multiplier_free, ordered_constrain, ordered_free, positive_ordered_constrain,
+        positive_ordered_free, simplex_constrain, simplex_free, ub_constrain, ub_free,
+        unit_vector_constrain, unit_vector_free,
+    };
     pub use fazang_runtime::{
         bernoulli_logit_lpmf, bernoulli_lpmf, beta_lpdf, binomial_lpmf, cauchy_lpdf,
         chi_square_lpdf, double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf,
@@ -191,6 +199,11 @@ pub mod prelude {
         inv, inv_logit, inv_sqrt, inv_square, jacobian, log1p_exp, log_gamma, log_sum_exp, logit,
         matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory, set_zero_all_adj,
         square, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, NestedScope, Real, Var,
+    };
+    pub use fazang_runtime::{
+        categorical_logit_lpmf, categorical_lpmf, dirichlet_lpdf, inv_wishart_lpdf,
+        lkj_corr_cholesky_lpdf, lkj_corr_lpdf, multi_normal_cholesky_lpdf, multi_normal_lpdf,
+        multi_normal_prec_lpdf, multi_student_t_lpdf, multinomial_lpmf, reduce_sum, wishart_lpdf,
     };
     pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }

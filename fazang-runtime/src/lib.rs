@@ -19,6 +19,8 @@
 //! - [`core`]: the tape, [`Var`], nested scopes and the backward sweep; it knows no math.
 //! - [`math`]: every elementary function once (value and derivative), slice functions.
 //! - [`dist`]: probability distributions (`normal_lpdf`, ...) with Stan's checks.
+//! - [`transform`]: Stan's constraining transforms (`lb_constrain`, `simplex_free`, ...).
+//! - [`reduce_sum`]: parallel sums with thread-count-independent results.
 //! - [`ode`]: ODE solutions with forward sensitivities ([`ode_bdf`], [`ode_rk45`]).
 //! - [`drivers`](gradient): [`gradient`] and [`jacobian`] on nested scopes.
 
@@ -41,6 +43,7 @@ mod interop;
 pub mod linalg;
 pub mod math;
 pub mod ode;
+mod parallel;
 pub mod param;
 #[doc(hidden)]
 pub mod private;
@@ -50,6 +53,7 @@ pub mod real_calls;
 mod rule;
 mod rule_check;
 mod seed;
+pub mod transform;
 
 pub use crate::core::scope::{nested, NestedScope};
 pub use crate::core::tape::TapeStats;
@@ -63,6 +67,11 @@ pub use crate::dist::{
     double_exponential_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, logistic_lpdf,
     lognormal_lpdf, neg_binomial_2_lpmf, normal_lpdf, poisson_log_lpmf, poisson_lpmf,
     student_t_lpdf, uniform_lpdf, weibull_lpdf, DomainError,
+};
+pub use crate::dist::{
+    categorical_logit_lpmf, categorical_lpmf, dirichlet_lpdf, inv_wishart_lpdf,
+    lkj_corr_cholesky_lpdf, lkj_corr_lpdf, multi_normal_cholesky_lpdf, multi_normal_lpdf,
+    multi_normal_prec_lpdf, multi_student_t_lpdf, multinomial_lpmf, wishart_lpdf,
 };
 pub use crate::drivers::{gradient, gradient_into, jacobian};
 pub use crate::forward::{
@@ -78,7 +87,16 @@ pub use crate::math::{
     erf, erfc, inv, inv_logit, inv_sqrt, inv_square, log1p_exp, log_gamma, logit, square,
 };
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
+pub use crate::parallel::reduce_sum;
 pub use crate::real::{Partials, Real};
 pub use crate::rule_check::{
     check_deriv_rule, check_deriv_rule_vec, Mismatch, Quantity, RuleCheck,
+};
+pub use crate::transform::{
+    cholesky_corr_constrain, cholesky_corr_free, cholesky_cov_constrain, cholesky_cov_free,
+    corr_matrix_constrain, corr_matrix_free, cov_matrix_constrain, cov_matrix_free, lb_constrain,
+    lb_free, lub_constrain, lub_free, offset_multiplier_constrain, offset_multiplier_free,
+    ordered_constrain, ordered_free, positive_ordered_constrain, positive_ordered_free,
+    simplex_constrain, simplex_free, ub_constrain, ub_free, unit_vector_constrain,
+    unit_vector_free,
 };

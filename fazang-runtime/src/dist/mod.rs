@@ -92,6 +92,7 @@ mod count;
 mod error;
 mod kernel;
 mod location_scale;
+pub mod multi;
 mod normal;
 mod positive;
 mod special;
@@ -102,5 +103,10 @@ pub use bounded::{beta_lpdf, uniform_lpdf};
 pub use count::{neg_binomial_2_lpmf, poisson_log_lpmf, poisson_lpmf};
 pub use error::{Constraint, DomainError};
 pub use location_scale::{cauchy_lpdf, double_exponential_lpdf, logistic_lpdf, student_t_lpdf};
+pub use multi::{
+    categorical_logit_lpmf, categorical_lpmf, dirichlet_lpdf, inv_wishart_lpdf,
+    lkj_corr_cholesky_lpdf, lkj_corr_lpdf, multi_normal_cholesky_lpdf, multi_normal_lpdf,
+    multi_normal_prec_lpdf, multi_student_t_lpdf, multinomial_lpmf, wishart_lpdf,
+};
 pub use normal::{lognormal_lpdf, normal_lpdf};
 pub use positive::{chi_square_lpdf, exponential_lpdf, gamma_lpdf, inv_gamma_lpdf, weibull_lpdf};

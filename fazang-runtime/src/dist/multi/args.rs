@@ -1,0 +1,228 @@
+//! What a multivariate distribution accepts as a vector or matrix argument, data or
+//! active, and its flat view as a distribution argument ([`Flat`]).
+//!
+//! | argument | [`MultiArg::MATRIX`] | read as |
+//! | --- | --- | --- |
+//! | `&[S]`, `&Vec<S>`, `&[S; N]`, `&DVector<S>` | no | one vector |
+//! | `&[Vec<S>]`, `&Vec<Vec<S>>`, `&[[S; N]]`, `&[[S; N]; M]`, `&DMatrix<S>`, `&[DVector<S>]`, `&Vec<DVector<S>>` | yes | rows |
+//!
+//! `S` is `f64` (data) or any active [`Real`]. A matrix argument is a matrix (a covariance,
+//! a Cholesky factor) or, where a vector is expected (`y`, `mu`), several vectors given as
+//! its rows. nalgebra types need the `nalgebra` feature.
+
+use crate::dist::args::{Arg, Elements};
+use crate::Real;
+
+/// A vector or matrix argument of a multivariate distribution (see the
+/// [module docs](self) for the types that implement it).
+///
+/// ```
+/// use fazang::dist::multi::MultiArg;
+/// let rows = vec![vec![1.0, 2.0], vec![3.0, 4.0]];
+/// assert_eq!((MultiArg::rows(&&rows), MultiArg::row_len(&&rows, 1)), (2, 2));
+/// assert_eq!(MultiArg::value(&&rows, 1, 0), 3.0);
+/// assert!(<&Vec<Vec<f64>> as MultiArg>::MATRIX && !<&[f64] as MultiArg>::MATRIX);
+/// ```
+pub trait MultiArg: Copy {
+    /// The scalar: `f64` for data, an active [`Real`] otherwise.
+    type Scalar: Real;
+    /// Whether this is a matrix (or a sequence of vectors) rather than one vector.
+    const MATRIX: bool;
+    /// The number of rows: 1 for a vector.
+    ///
+    /// ```
+    /// use fazang::dist::multi::MultiArg;
+    /// assert_eq!(MultiArg::rows(&&[1.0, 2.0][..]), 1);
+    /// ```
+    fn rows(&self) -> usize;
+    /// The length of row `r` (of the vector itself for a vector).
+    ///
+    /// ```
+    /// use fazang::dist::multi::MultiArg;
+    /// assert_eq!(MultiArg::row_len(&&[1.0, 2.0][..], 0), 2);
+    /// ```
+    fn row_len(&self, r: usize) -> usize;
+    /// Entry `(r, c)` (for a vector, `r` is 0).
+    ///
+    /// ```
+    /// use fazang::dist::multi::MultiArg;
+    /// assert_eq!(MultiArg::get(&&[[1.0, 2.0]][..], 0, 1), 2.0);
+    /// ```
+    fn get(&self, r: usize, c: usize) -> Self::Scalar;
+    /// The value of entry `(r, c)`.
+    ///
+    /// ```
+    /// use fazang::dist::multi::MultiArg;
+    /// assert_eq!(MultiArg::value(&&vec![0.5], 0, 0), 0.5);
+    /// ```
+    #[inline(always)]
+    fn value(&self, r: usize, c: usize) -> f64 {
+        self.get(r, c).val()
+    }
+    /// The number of columns: the length of the first row (0 without rows).
+    ///
+    /// ```
+    /// use fazang::dist::multi::MultiArg;
+    /// let empty: &[Vec<f64>] = &[];
+    /// assert_eq!((MultiArg::cols(&&[1.0, 2.0, 3.0][..]), MultiArg::cols(&empty)), (3, 0));
+    /// ```
+    fn cols(&self) -> usize {
+        if self.rows() == 0 {
+            0
+        } else {
+            self.row_len(0)
+        }
+    }
+}
+
+/// Vectors: `&[S]`, `&Vec<S>`, `&[S; N]`.
+macro_rules! vector_arg {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> MultiArg for $t {
+            type Scalar = S;
+            const MATRIX: bool = false;
+            #[inline(always)]
+            fn rows(&self) -> usize {
+                1
+            }
+            #[inline(always)]
+            fn row_len(&self, _: usize) -> usize {
+                self[..].len()
+            }
+            #[inline(always)]
+            fn get(&self, _: usize, c: usize) -> S {
+                self[c]
+            }
+        }
+    )*};
+}
+
+vector_arg!(
+    ['a, S: Real] &'a [S],
+    ['a, S: Real] &'a Vec<S>,
+    ['a, S: Real, const N: usize] &'a [S; N]
+);
+
+/// Rows: sequences of vectors or arrays.
+macro_rules! rows_arg {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> MultiArg for $t {
+            type Scalar = S;
+            const MATRIX: bool = true;
+            #[inline(always)]
+            fn rows(&self) -> usize {
+                self[..].len()
+            }
+            #[inline(always)]
+            fn row_len(&self, r: usize) -> usize {
+                self[r].len()
+            }
+            #[inline(always)]
+            fn get(&self, r: usize, c: usize) -> S {
+                self[r][c]
+            }
+        }
+    )*};
+}
+
+rows_arg!(
+    ['a, S: Real] &'a [Vec<S>],
+    ['a, S: Real] &'a Vec<Vec<S>>,
+    ['a, S: Real, const N: usize] &'a [[S; N]],
+    ['a, S: Real, const N: usize, const M: usize] &'a [[S; N]; M],
+    ['a, S: Real, const N: usize] &'a Vec<[S; N]>
+);
+
+#[cfg(feature = "nalgebra")]
+mod with_nalgebra {
+    use super::MultiArg;
+    use crate::Real;
+    use nalgebra::{DMatrix, DVector};
+
+    impl<S: Real> MultiArg for &DVector<S> {
+        type Scalar = S;
+        const MATRIX: bool = false;
+        #[inline(always)]
+        fn rows(&self) -> usize {
+            1
+        }
+        #[inline(always)]
+        fn row_len(&self, _: usize) -> usize {
+            self.len()
+        }
+        #[inline(always)]
+        fn get(&self, _: usize, c: usize) -> S {
+            self[c]
+        }
+    }
+
+    impl<S: Real> MultiArg for &DMatrix<S> {
+        type Scalar = S;
+        const MATRIX: bool = true;
+        #[inline(always)]
+        fn rows(&self) -> usize {
+            self.nrows()
+        }
+        #[inline(always)]
+        fn row_len(&self, _: usize) -> usize {
+            self.ncols()
+        }
+        #[inline(always)]
+        fn get(&self, r: usize, c: usize) -> S {
+            self[(r, c)]
+        }
+    }
+
+    rows_arg!(['a, S: Real] &'a [DVector<S>], ['a, S: Real] &'a Vec<DVector<S>>);
+}
+
+/// A [`MultiArg`] seen as one flat sequence (row-major) of `rows × cols` entries: the
+/// [`Arg`] of the operands-and-partials machinery the univariate distributions use. Made
+/// by the multivariate distributions after checking the argument is rectangular; it
+/// appears in their signatures only to name the result type.
+///
+/// ```
+/// use fazang::dist::args::Elements;
+/// use fazang::dist::multi::Flat;
+/// let m = vec![vec![1.0, 2.0], vec![3.0, 4.0]];
+/// let f = Flat::new(&m);
+/// assert_eq!((Elements::len(&f), Elements::value(&f, 2)), (4, 3.0));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Flat<A> {
+    a: A,
+    cols: usize,
+}
+
+impl<A: MultiArg> Flat<A> {
+    /// The flat view of `a` (its rows must all be as long as the first).
+    ///
+    /// ```
+    /// use fazang::dist::multi::Flat;
+    /// let _ = Flat::new(&[1.0, 2.0][..]);
+    /// ```
+    pub fn new(a: A) -> Self {
+        Flat { a, cols: a.cols() }
+    }
+}
+
+impl<A: MultiArg> Elements for Flat<A> {
+    const VECTOR: bool = true;
+    const INTEGER: bool = false;
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.a.rows() * self.cols
+    }
+    #[inline(always)]
+    fn value(&self, i: usize) -> f64 {
+        self.a.value(i / self.cols, i % self.cols)
+    }
+}
+
+impl<A: MultiArg> Arg for Flat<A> {
+    type Scalar = A::Scalar;
+    #[inline(always)]
+    fn operand(&self, i: usize) -> A::Scalar {
+        self.a.get(i / self.cols, i % self.cols)
+    }
+}

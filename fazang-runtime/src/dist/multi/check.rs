@@ -1,0 +1,572 @@
+//! Checks of vector and matrix arguments, after Stan Math's `prim/err`: sizes, square,
+//! symmetric, lower triangular, simplex, unit vector, ordered, correlation diagonal. Each
+//! returns a [`DomainError`] whose message is Stan's ([`Structure`] says which).
+//!
+//! Tolerances are Stan's `CONSTRAINT_TOLERANCE`, 1e-8 (absolute): a symmetric matrix's
+//! mirrored entries, a simplex's sum and a unit vector's squared norm are compared to it.
+//!
+//! ```
+//! use fazang::dist::multi::check::check_symmetric;
+//! let m = vec![vec![1.0, 0.5], vec![0.4, 1.0]];
+//! let e = check_symmetric("f", "Covariance matrix", &m).unwrap_err();
+//! assert_eq!(
+//!     e.to_string(),
+//!     "f: Covariance matrix is not symmetric. Covariance matrix[1,2] = 0.5, but \
+//!      Covariance matrix[2,1] = 0.4"
+//! );
+//! ```
+
+use super::args::MultiArg;
+use crate::dist::error::{format_g, Constraint, DomainError, Fixed, Stream};
+use std::fmt;
+
+/// Stan's `CONSTRAINT_TOLERANCE`.
+pub const TOLERANCE: f64 = 1e-8;
+
+/// What a vector or matrix argument failed to be (the [`Constraint::Structure`] of a
+/// [`DomainError`]). Indices are 0-based here and printed from 1, as Stan does; the
+/// error's [`value`](DomainError::value) is the offending entry (or sum, or size).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Structure {
+    /// Symmetric: entry `(row, col)` (the value) differs from `(col, row)` (`other`).
+    Symmetric {
+        /// The row of the entry.
+        row: usize,
+        /// The column of the entry.
+        col: usize,
+        /// The mirrored entry.
+        other: f64,
+    },
+    /// Positive definite (its Cholesky factorisation failed).
+    PositiveDefinite,
+    /// A simplex whose sum (the value) is not 1.
+    SimplexSum,
+    /// A simplex with a negative element (the error's index and value).
+    SimplexElement,
+    /// A unit vector whose sum of squares (the value) is not 1.
+    UnitVector,
+    /// An ordered vector whose element (the error's index and value) is not greater
+    /// than the one before it.
+    Ordered {
+        /// The element before.
+        previous: f64,
+    },
+    /// A positive ordered vector whose first element (the value) is negative.
+    PositiveOrdered,
+    /// Lower triangular: entry `(row, col)` above the diagonal (the value) is not 0.
+    LowerTriangular {
+        /// The row of the entry.
+        row: usize,
+        /// The column of the entry.
+        col: usize,
+    },
+    /// A correlation matrix whose diagonal entry `k` (the value) is not 1.
+    CorrelationDiagonal {
+        /// The diagonal index.
+        k: usize,
+    },
+    /// Two sizes that must match: this argument's (the value) and `other`'s.
+    SizeMatch {
+        /// The other size's name.
+        other: &'static str,
+        /// The other size.
+        other_size: usize,
+    },
+    /// A square matrix: rows (the value) and columns differ.
+    Square {
+        /// The number of columns.
+        cols: usize,
+    },
+    /// Rows of one length: row `row` has the length given as the value, row 1 `expected`.
+    Ragged {
+        /// The row whose length differs.
+        row: usize,
+        /// The length of the first row.
+        expected: usize,
+    },
+    /// At least a bound (the value is below it).
+    GreaterOrEqual {
+        /// The bound.
+        low: f64,
+    },
+    /// At most a bound (the value is above it).
+    LessOrEqual {
+        /// The bound.
+        high: f64,
+    },
+}
+
+impl Structure {
+    /// The whole message, Stan's wording.
+    pub(crate) fn fmt_message(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        func: &str,
+        a: &str,
+        index: Option<usize>,
+        value: f64,
+    ) -> fmt::Result {
+        let v = Stream(value, false);
+        let i = index.map_or(0, |i| i + 1);
+        match *self {
+            Structure::Symmetric { row, col, other } => write!(
+                f,
+                "{func}: {a} is not symmetric. {a}[{},{}] = {v}, but {a}[{},{}] = {}",
+                row + 1,
+                col + 1,
+                col + 1,
+                row + 1,
+                Stream(other, false)
+            ),
+            Structure::PositiveDefinite => write!(f, "{func}: {a} is not positive definite."),
+            Structure::SimplexSum => write!(
+                f,
+                "{func}: {a} is not a valid simplex. sum({a}) = {}, but should be 1",
+                format_g(value, 10)
+            ),
+            Structure::SimplexElement => write!(
+                f,
+                "{func}: {a} is not a valid simplex. {a}[{i}] = {v}, but should be greater \
+                 than or equal to 0"
+            ),
+            Structure::UnitVector => write!(
+                f,
+                "{func}: {a} is not a valid unit vector. The sum of the squares of the \
+                 elements should be 1, but is {v}"
+            ),
+            Structure::Ordered { previous } => write!(
+                f,
+                "{func}: {a} is not a valid ordered vector. The element at {i} is {v}, but \
+                 should be greater than the previous element, {}",
+                Stream(previous, false)
+            ),
+            Structure::PositiveOrdered => write!(
+                f,
+                "{func}: {a} is not a valid positive_ordered vector. The element at 1 is {v}, \
+                 but should be positive."
+            ),
+            Structure::LowerTriangular { row, col } => write!(
+                f,
+                "{func}: {a} is not lower triangular; {a}[{},{}]={v}",
+                row + 1,
+                col + 1
+            ),
+            Structure::CorrelationDiagonal { k } => write!(
+                f,
+                "{func}: {a} is not a valid correlation matrix. {a}({},{}) is {v}, but should \
+                 be near 1.0",
+                k + 1,
+                k + 1
+            ),
+            Structure::SizeMatch { other, other_size } => write!(
+                f,
+                "{func}: {a} ({}) and {other} ({other_size}) must match in size",
+                Stream(value, true)
+            ),
+            Structure::Square { cols } => write!(
+                f,
+                "{func}: Expecting a square matrix; rows of {a} ({}) and columns of {a} \
+                 ({cols}) must match in size",
+                Stream(value, true)
+            ),
+            Structure::Ragged { row, expected } => write!(
+                f,
+                "{func}: {a} has rows of different sizes: row {} has size {}, but row 1 has \
+                 size {expected}",
+                row + 1,
+                Stream(value, true)
+            ),
+            Structure::GreaterOrEqual { low } => write!(
+                f,
+                "{func}: {a}{} is {v}, but must be greater than or equal to {}",
+                Indexed(index),
+                Fixed(low)
+            ),
+            Structure::LessOrEqual { high } => write!(
+                f,
+                "{func}: {a}{} is {v}, but must be less than or equal to {}",
+                Indexed(index),
+                Fixed(high)
+            ),
+        }
+    }
+}
+
+/// `[i]` (from 1) for an element of a sequence, nothing for a scalar.
+struct Indexed(Option<usize>);
+
+impl fmt::Display for Indexed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(i) => write!(f, "[{}]", i + 1),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The error for `structure` of argument `name` of `function`.
+#[cold]
+pub(crate) fn fail(
+    function: &'static str,
+    name: &'static str,
+    index: Option<usize>,
+    value: f64,
+    structure: Structure,
+) -> DomainError {
+    DomainError::new(
+        function,
+        name,
+        index,
+        value,
+        Constraint::Structure(structure),
+    )
+}
+
+/// Sizes `i` (of `name_i`) and `j` (of `name_j`) are equal (Stan's `check_size_match`):
+/// `"f: Size of random variable (3) and rows of covariance parameter (2) must match in
+/// size"`.
+///
+/// ```
+/// use fazang::dist::multi::check::check_size_match;
+/// let e = check_size_match("f", "Size of random variable", 3, "rows of covariance parameter", 2);
+/// assert_eq!(
+///     e.unwrap_err().to_string(),
+///     "f: Size of random variable (3) and rows of covariance parameter (2) must match in size"
+/// );
+/// ```
+pub fn check_size_match(
+    function: &'static str,
+    name_i: &'static str,
+    i: usize,
+    name_j: &'static str,
+    j: usize,
+) -> Result<(), DomainError> {
+    if i == j {
+        return Ok(());
+    }
+    let s = Structure::SizeMatch {
+        other: name_j,
+        other_size: j,
+    };
+    Err(fail(function, name_i, None, i as f64, s))
+}
+
+/// Every row of `a` is as long as the first; its `(rows, cols)`.
+///
+/// ```
+/// use fazang::dist::multi::check::check_rectangular;
+/// let ragged = vec![vec![1.0, 2.0], vec![3.0]];
+/// assert_eq!(
+///     check_rectangular("f", "Scale matrix", &ragged).unwrap_err().to_string(),
+///     "f: Scale matrix has rows of different sizes: row 2 has size 1, but row 1 has size 2"
+/// );
+/// ```
+pub fn check_rectangular<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<(usize, usize), DomainError> {
+    let (rows, cols) = (a.rows(), a.cols());
+    if let Some(r) = (1..rows).find(|&r| a.row_len(r) != cols) {
+        let s = Structure::Ragged {
+            row: r,
+            expected: cols,
+        };
+        return Err(fail(function, name, None, a.row_len(r) as f64, s));
+    }
+    Ok((rows, cols))
+}
+
+/// `a` is a square matrix (rows of equal length, as many as rows); its size.
+///
+/// ```
+/// use fazang::dist::multi::check::check_square;
+/// let m = vec![vec![1.0, 2.0]];
+/// assert_eq!(
+///     check_square("f", "Covariance matrix", &m).unwrap_err().to_string(),
+///     "f: Expecting a square matrix; rows of Covariance matrix (1) and columns of \
+///      Covariance matrix (2) must match in size"
+/// );
+/// ```
+pub fn check_square<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<usize, DomainError> {
+    let (rows, cols) = check_rectangular(function, name, a)?;
+    if rows != cols || !A::MATRIX && rows * cols > 1 {
+        let s = Structure::Square { cols };
+        return Err(fail(function, name, None, rows as f64, s));
+    }
+    Ok(rows)
+}
+
+/// The square matrix `a` is symmetric to within [`TOLERANCE`] (NaN fails).
+///
+/// ```
+/// use fazang::dist::multi::check::check_symmetric;
+/// assert!(check_symmetric("f", "m", &[[1.0, 2.0], [2.0, 1.0]]).is_ok());
+/// ```
+pub fn check_symmetric<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<(), DomainError> {
+    let n = check_square(function, name, a)?;
+    for i in 0..n {
+        for j in i + 1..n {
+            let (x, y) = (a.value(i, j), a.value(j, i));
+            if !((x - y).abs() <= TOLERANCE) {
+                let s = Structure::Symmetric {
+                    row: i,
+                    col: j,
+                    other: y,
+                };
+                return Err(fail(function, name, None, x, s));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every entry of the square matrix `a` above the diagonal is 0.
+///
+/// ```
+/// use fazang::dist::multi::check::check_lower_triangular;
+/// let e = check_lower_triangular("f", "L", &[[1.0, 3.0], [0.0, 1.0]]).unwrap_err();
+/// assert_eq!(e.to_string(), "f: L is not lower triangular; L[1,2]=3");
+/// ```
+pub fn check_lower_triangular<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<(), DomainError> {
+    let n = a.rows();
+    for i in 0..n {
+        for j in i + 1..n {
+            let v = a.value(i, j);
+            if v != 0.0 {
+                let s = Structure::LowerTriangular { row: i, col: j };
+                return Err(fail(function, name, None, v, s));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The diagonal of the square matrix `a` is positive (NaN fails): `"f: L[2] is -1, but
+/// must be positive!"` (the index of the diagonal entry).
+///
+/// ```
+/// use fazang::dist::multi::check::check_positive_diagonal;
+/// let e = check_positive_diagonal("f", "L", &[[1.0, 0.0], [0.5, -1.0]]).unwrap_err();
+/// assert_eq!(e.to_string(), "f: L[2] is -1, but must be positive!");
+/// ```
+pub fn check_positive_diagonal<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<(), DomainError> {
+    let n = a.rows();
+    match (0..n).find(|&i| !(a.value(i, i) > 0.0)) {
+        Some(i) => Err(DomainError::new(
+            function,
+            name,
+            Some(i),
+            a.value(i, i),
+            Constraint::Positive,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The vector `theta` is a simplex: not empty, its sum within [`TOLERANCE`] of 1, no
+/// element negative (or NaN).
+///
+/// ```
+/// use fazang::dist::multi::check::check_simplex;
+/// let e = check_simplex("f", "Probabilities parameter", &[0.5, 0.6]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "f: Probabilities parameter is not a valid simplex. sum(Probabilities parameter) = \
+///      1.1, but should be 1"
+/// );
+/// ```
+pub fn check_simplex<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    theta: A,
+) -> Result<(), DomainError> {
+    let n = theta.row_len(0);
+    if n == 0 {
+        return Err(DomainError::new(
+            function,
+            name,
+            None,
+            0.0,
+            Constraint::NonzeroSize,
+        ));
+    }
+    let sum: f64 = (0..n).map(|i| theta.value(0, i)).sum();
+    if !((1.0 - sum).abs() <= TOLERANCE) {
+        return Err(fail(function, name, None, sum, Structure::SimplexSum));
+    }
+    match (0..n).find(|&i| !(theta.value(0, i) >= 0.0)) {
+        Some(i) => Err(fail(
+            function,
+            name,
+            Some(i),
+            theta.value(0, i),
+            Structure::SimplexElement,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The vector `x` has unit length: not empty, Σ xᵢ² within [`TOLERANCE`] of 1.
+///
+/// ```
+/// use fazang::dist::multi::check::check_unit_vector;
+/// assert!(check_unit_vector("f", "u", &[0.6, 0.8]).is_ok());
+/// assert!(check_unit_vector("f", "u", &[0.6, 0.9]).is_err());
+/// ```
+pub fn check_unit_vector(
+    function: &'static str,
+    name: &'static str,
+    x: &[f64],
+) -> Result<(), DomainError> {
+    if x.is_empty() {
+        return Err(DomainError::new(
+            function,
+            name,
+            None,
+            0.0,
+            Constraint::NonzeroSize,
+        ));
+    }
+    let ssq: f64 = x.iter().map(|v| v * v).sum();
+    if !((1.0 - ssq).abs() <= TOLERANCE) {
+        return Err(fail(function, name, None, ssq, Structure::UnitVector));
+    }
+    Ok(())
+}
+
+/// The vector `x` is strictly increasing (NaN fails).
+///
+/// ```
+/// use fazang::dist::multi::check::check_ordered;
+/// let e = check_ordered("f", "y", &[1.0, 3.0, 2.0]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "f: y is not a valid ordered vector. The element at 3 is 2, but should be greater \
+///      than the previous element, 3"
+/// );
+/// ```
+pub fn check_ordered(
+    function: &'static str,
+    name: &'static str,
+    x: &[f64],
+) -> Result<(), DomainError> {
+    match x.windows(2).position(|w| !(w[1] > w[0])) {
+        Some(i) => Err(fail(
+            function,
+            name,
+            Some(i + 1),
+            x[i + 1],
+            Structure::Ordered { previous: x[i] },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The vector `x` is strictly increasing and its first element is not negative.
+///
+/// ```
+/// use fazang::dist::multi::check::check_positive_ordered;
+/// assert!(check_positive_ordered("f", "y", &[-1.0, 2.0]).is_err());
+/// assert!(check_positive_ordered("f", "y", &[0.5, 2.0]).is_ok());
+/// ```
+pub fn check_positive_ordered(
+    function: &'static str,
+    name: &'static str,
+    x: &[f64],
+) -> Result<(), DomainError> {
+    if let Some(&first) = x.first() {
+        if !(first >= 0.0) {
+            return Err(fail(
+                function,
+                name,
+                None,
+                first,
+                Structure::PositiveOrdered,
+            ));
+        }
+    }
+    check_ordered(function, name, x)
+}
+
+/// The square matrix `a` has a unit diagonal (to within [`TOLERANCE`]).
+///
+/// ```
+/// use fazang::dist::multi::check::check_unit_diagonal;
+/// let e = check_unit_diagonal("f", "Omega", &[[1.0, 0.0], [0.0, 2.0]]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "f: Omega is not a valid correlation matrix. Omega(2,2) is 2, but should be near 1.0"
+/// );
+/// ```
+pub fn check_unit_diagonal<A: MultiArg>(
+    function: &'static str,
+    name: &'static str,
+    a: A,
+) -> Result<(), DomainError> {
+    match (0..a.rows()).find(|&k| !((a.value(k, k) - 1.0).abs() <= TOLERANCE)) {
+        Some(k) => Err(fail(
+            function,
+            name,
+            None,
+            a.value(k, k),
+            Structure::CorrelationDiagonal { k },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `y ≥ low` (NaN fails), Stan's `check_greater_or_equal`.
+pub(crate) fn check_greater_or_equal(
+    function: &'static str,
+    name: &'static str,
+    y: f64,
+    low: f64,
+) -> Result<(), DomainError> {
+    if y >= low {
+        return Ok(());
+    }
+    Err(fail(
+        function,
+        name,
+        None,
+        y,
+        Structure::GreaterOrEqual { low },
+    ))
+}
+
+/// `y ≤ high` (NaN fails), Stan's `check_less_or_equal`.
+pub(crate) fn check_less_or_equal(
+    function: &'static str,
+    name: &'static str,
+    y: f64,
+    high: f64,
+) -> Result<(), DomainError> {
+    if y <= high {
+        return Ok(());
+    }
+    Err(fail(
+        function,
+        name,
+        None,
+        y,
+        Structure::LessOrEqual { high },
+    ))
+}
