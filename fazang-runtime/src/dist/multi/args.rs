@@ -10,7 +10,8 @@
 //! a Cholesky factor) or, where a vector is expected (`y`, `mu`), several vectors given as
 //! its rows. nalgebra types need the `nalgebra` feature.
 
-use crate::dist::args::{Arg, Elements};
+use crate::dist::args::{Arg, Args, Elements, Pending};
+use crate::Partials;
 use crate::Real;
 
 /// A vector or matrix argument of a multivariate distribution (see the
@@ -130,7 +131,62 @@ rows_arg!(
     ['a, S: Real] &'a Vec<Vec<S>>,
     ['a, S: Real, const N: usize] &'a [[S; N]],
     ['a, S: Real, const N: usize, const M: usize] &'a [[S; N]; M],
-    ['a, S: Real, const N: usize] &'a Vec<[S; N]>
+    ['a, S: Real, const N: usize] &'a Vec<[S; N]>,
+    ['a, S: Real, const N: usize] &'a [Vec<S>; N]
+);
+
+/// Impls of [`Args`] for tuples with the flat view of a sequence of [`Pending`] in one
+/// place, never used: with them, the scalar of a sequence of float literals
+/// (`&[0.0, 1.0]`) stays undecided until rustc's fallback makes it `f64`, instead of being
+/// matched against a generic body's `f64: Mix<S>` where-clause first (the device of the
+/// univariate families' [`Args`] impls, one level down).
+macro_rules! pending_flat {
+    ($([$($g:tt)*] $p:ty),*) => {$(
+        pending_flat!(@impls [$($g)*] Flat<$p>);
+    )*};
+    (@impls [$($g:tt)*] $p:ty) => {
+        pending_flat!(@one [$($g)*, B: Copy] ($p, B));
+        pending_flat!(@one [$($g)*, A: Arg] (A, $p));
+        pending_flat!(@one [$($g)*, B: Copy, C: Copy] ($p, B, C));
+        pending_flat!(@one [$($g)*, A: Arg, C: Copy] (A, $p, C));
+        pending_flat!(@one [$($g)*, A: Arg, B: Arg] (A, B, $p));
+        pending_flat!(@one [$($g)*, B: Copy, C: Copy, D: Copy] ($p, B, C, D));
+        pending_flat!(@one [$($g)*, A: Arg, C: Copy, D: Copy] (A, $p, C, D));
+        pending_flat!(@one [$($g)*, A: Arg, B: Arg, D: Copy] (A, B, $p, D));
+        pending_flat!(@one [$($g)*, A: Arg, B: Arg, C: Arg] (A, B, C, $p));
+    };
+    (@one [$($g:tt)*] $t:ty) => {
+        impl<$($g)*> Args for $t {
+            type Ret = f64;
+            const VECTOR: [bool; 4] = [false; 4];
+            fn active() -> [bool; 4] {
+                unreachable!()
+            }
+            fn lengths_are(&self, _: usize) -> bool {
+                unreachable!()
+            }
+            fn ctx(&self) {
+                unreachable!()
+            }
+            fn inner(&self, _: &(), _: usize, _: usize) -> f64 {
+                unreachable!()
+            }
+            fn push(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
+                unreachable!()
+            }
+            fn push_in(&self, _: &mut Partials<f64>, _: usize, _: usize, _: f64) {
+                unreachable!()
+            }
+        }
+    };
+}
+
+pending_flat!(
+    ['a, const N: usize] &'a [Pending; N],
+    ['a, const N: usize, const M: usize] &'a [[Pending; N]; M],
+    ['a, const N: usize] &'a [Vec<Pending>; N],
+    ['a] &'a Vec<Pending>,
+    ['a] &'a Vec<Vec<Pending>>
 );
 
 #[cfg(feature = "nalgebra")]
