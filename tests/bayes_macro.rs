@@ -1,7 +1,27 @@
-//! Constraining transforms, multivariate densities and `reduce_sum` inside
-//! `#[differentiate]` bodies, written the Stan way.
+//! Constraining transforms and multivariate densities inside `#[differentiate]` bodies,
+//! written the Stan way (`let mut lp = 0.0; .. &mut lp ..`): `_grad`, `_grad_into`,
+//! `_hessian` and `_jvp` against finite differences of the primal. (`reduce_sum` inside a
+//! body: tests/bayes_reduce_sum.rs.)
 
+#[path = "support/close.rs"]
+mod close;
+
+use close::{assert_all_close, assert_close};
 use fazang::prelude::*;
+
+fn fd_gradient(f: impl Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
+    (0..x.len())
+        .map(|i| {
+            let h = 1e-4 * x[i].abs().max(1.0);
+            let at = |d: f64| {
+                let mut z = x.to_vec();
+                z[i] += d;
+                f(&z)
+            };
+            (at(-2.0 * h) - 8.0 * at(-h) + 8.0 * at(h) - at(2.0 * h)) / (12.0 * h)
+        })
+        .collect()
+}
 
 #[differentiate(wrt(theta))]
 fn eight_schools(theta: &[f64], y: &[f64], sigma: &[f64]) -> Result<f64, DomainError> {
@@ -15,13 +35,33 @@ fn eight_schools(theta: &[f64], y: &[f64], sigma: &[f64]) -> Result<f64, DomainE
     Ok(lp)
 }
 
+const Y: [f64; 8] = [28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0];
+const SIGMA: [f64; 8] = [15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0];
+
 #[test]
-fn eight_schools_compiles() {
-    let y = [28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0];
-    let sigma = [15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0];
+fn eight_schools_every_derivative() {
     let theta = [4.0, 1.0, 0.1, -0.2, 0.0, 0.3, 0.5, -0.1, 0.2, 0.0];
-    let (lp, g) = eight_schools_grad(&theta, &y, &sigma).unwrap();
-    assert!(lp.is_finite() && g.len() == 10);
+    let f = |t: &[f64]| eight_schools(t, &Y, &SIGMA).unwrap();
+    let (lp, g) = eight_schools_grad(&theta, &Y, &SIGMA).unwrap();
+    assert_eq!(lp, f(&theta));
+    assert_all_close(&g, &fd_gradient(f, &theta), 1e-8, "_grad");
+    let mut buf = [0.0; 10];
+    let v = eight_schools_grad_into(&theta, &Y, &SIGMA, &mut buf).unwrap();
+    assert_eq!((v, buf.to_vec()), (lp, g.clone()), "_grad_into");
+    let (hv, hg, h) = eight_schools_hessian(&theta, &Y, &SIGMA).unwrap();
+    assert_close(hv, lp, 1e-15, "_hessian value");
+    assert_all_close(&hg, &g, 1e-13, "_hessian gradient");
+    for i in 0..10 {
+        let row = fd_gradient(|t| eight_schools_grad(t, &Y, &SIGMA).unwrap().1[i], &theta);
+        assert_all_close(&h[i], &row, 1e-7, &format!("_hessian row {i}"));
+    }
+    let dir: Vec<f64> = (0..10).map(|i| 0.1 * i as f64 - 0.4).collect();
+    let (jv, d) = eight_schools_jvp(&theta, &Y, &SIGMA, &dir).unwrap();
+    let want: f64 = g.iter().zip(&dir).map(|(a, b)| a * b).sum();
+    assert_eq!(jv, lp);
+    assert_close(d, want, 1e-12, "_jvp");
+    // A domain error comes back through every item.
+    assert!(eight_schools_grad(&theta, &Y, &[-1.0; 8]).is_err());
 }
 
 #[differentiate(wrt(p))]
@@ -41,31 +81,17 @@ fn lkj_model(p: &[f64], y: &[Vec<f64>]) -> Result<f64, DomainError> {
 }
 
 #[test]
-fn lkj_model_compiles() {
-    let y = vec![vec![0.1, 0.5, -0.2], vec![1.0, 0.3, 0.2]];
+fn lkj_hierarchical_model_every_derivative() {
+    let y = vec![vec![0.1, 0.5, -0.2], vec![1.0, 0.3, 0.2], vec![-0.4, 0.1, 0.9]];
     let p = [0.1, -0.2, 0.3, 0.0, 0.1, -0.1, 0.2, 0.0, 0.1];
+    let f = |p: &[f64]| lkj_model(p, &y).unwrap();
     let (v, g) = lkj_model_grad(&p, &y).unwrap();
-    let (v2, _, h) = lkj_model_hessian(&p, &y).unwrap();
-    assert!(v.is_finite() && g.len() == 9 && v == v2 && h.len() == 9);
+    assert_eq!(v, f(&p));
+    assert_all_close(&g, &fd_gradient(f, &p), 1e-8, "_grad");
+    let (_, _, h) = lkj_model_hessian(&p, &y).unwrap();
+    for i in 0..p.len() {
+        let row = fd_gradient(|p| lkj_model_grad(p, &y).unwrap().1[i], &p);
+        assert_all_close(&h[i], &row, 1e-6, &format!("_hessian row {i}"));
+    }
 }
 
-#[differentiate(wrt(beta))]
-fn logistic(beta: &[f64], rows: &[(f64, [f64; 2])]) -> f64 {
-    reduce_sum(rows, 0, |chunk: &[(f64, [f64; 2])], _start: usize| {
-        let mut s = 0.0;
-        for (y, x) in chunk {
-            let eta = beta[0] * x[0] + beta[1] * x[1];
-            s += y * eta - eta.log1p_exp();
-        }
-        s
-    })
-}
-
-#[test]
-fn logistic_compiles() {
-    let rows: Vec<(f64, [f64; 2])> = (0..300)
-        .map(|i| (f64::from(i % 2), [1.0, (f64::from(i) * 0.37).sin()]))
-        .collect();
-    let (v, g) = logistic_grad(&[0.1, -0.3], &rows);
-    assert!(v.is_finite() && g.len() == 2);
-}

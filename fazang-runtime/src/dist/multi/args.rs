@@ -248,6 +248,10 @@ mod with_nalgebra {
 pub struct Flat<A> {
     a: A,
     cols: usize,
+    /// ⌈2⁶⁴/cols⌉, for the row of a flat index by a multiplication rather than a
+    /// division (Lemire, Kaser and Kurz 2019: exact for indices below 2³²); 0 when the
+    /// matrix is too large for it (plain division then).
+    magic: u64,
 }
 
 impl<A: MultiArg> Flat<A> {
@@ -258,7 +262,24 @@ impl<A: MultiArg> Flat<A> {
     /// let _ = Flat::new(&[1.0, 2.0][..]);
     /// ```
     pub fn new(a: A) -> Self {
-        Flat { a, cols: a.cols() }
+        let cols = a.cols();
+        let fits = cols > 0 && (a.rows() as u64) * (cols as u64) < 1 << 32;
+        let magic = if fits { u64::MAX / cols as u64 + 1 } else { 0 };
+        Flat { a, cols, magic }
+    }
+
+    /// The row and column of flat index `i`.
+    #[inline(always)]
+    fn at(&self, i: usize) -> (usize, usize) {
+        if !A::MATRIX {
+            return (0, i);
+        }
+        let r = if self.magic != 0 {
+            ((u128::from(self.magic) * i as u128) >> 64) as usize
+        } else {
+            i / self.cols
+        };
+        (r, i - r * self.cols)
     }
 }
 
@@ -271,7 +292,8 @@ impl<A: MultiArg> Elements for Flat<A> {
     }
     #[inline(always)]
     fn value(&self, i: usize) -> f64 {
-        self.a.value(i / self.cols, i % self.cols)
+        let (r, c) = self.at(i);
+        self.a.value(r, c)
     }
 }
 
@@ -279,6 +301,23 @@ impl<A: MultiArg> Arg for Flat<A> {
     type Scalar = A::Scalar;
     #[inline(always)]
     fn operand(&self, i: usize) -> A::Scalar {
-        self.a.get(i / self.cols, i % self.cols)
+        let (r, c) = self.at(i);
+        self.a.get(r, c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_indices_by_multiplication_are_exact() {
+        for cols in [1usize, 2, 3, 7, 50, 641, 1000, 65_537] {
+            let rows = vec![vec![0.0; cols]; 3];
+            let f = Flat::new(&rows);
+            for i in (0..3 * cols).chain([u32::MAX as usize - 1]) {
+                assert_eq!(f.at(i), (i / cols, i % cols), "cols {cols}, index {i}");
+            }
+        }
     }
 }

@@ -14,7 +14,19 @@ pub(crate) struct Operands<O: Args> {
 impl<O: Args> Operands<O> {
     #[inline]
     pub(crate) fn new(ops: O) -> Self {
-        Operands { x: Vals::new(ops) }
+        // The context is a fold over every entry; for the scalars whose context is `()`
+        // (all but nested forward numbers) there is nothing to fold, and a matrix's
+        // entries need not be visited.
+        if std::mem::size_of::<<O::Ret as Real>::__Ctx>() == 0 {
+            Operands {
+                x: Vals {
+                    ops,
+                    ctx: Default::default(),
+                },
+            }
+        } else {
+            Operands { x: Vals::new(ops) }
+        }
     }
 
     /// Whether argument `k` needs partials (the result is active and so is it).
