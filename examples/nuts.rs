@@ -26,7 +26,9 @@
 
 use fazang::prelude::*;
 use nuts_rs::rand::{rngs::ChaCha8Rng, SeedableRng};
-use nuts_rs::{Chain, CpuLogpFunc, CpuMath, CpuMathError, DiagNutsSettings, HasDims, LogpError, Settings};
+use nuts_rs::{
+    Chain, CpuLogpFunc, CpuMath, CpuMathError, DiagNutsSettings, HasDims, LogpError, Settings,
+};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -108,9 +110,11 @@ impl CpuLogpFunc for Posterior {
 
 /// One chain: its draws after warm-up (unconstrained) and its divergences.
 fn run_chain(chain: usize, evaluations: Arc<AtomicU64>) -> (Vec<Vec<f64>>, usize) {
-    let mut settings = DiagNutsSettings::default();
-    settings.num_tune = WARMUP;
-    settings.num_draws = DRAWS;
+    let settings = DiagNutsSettings {
+        num_tune: WARMUP,
+        num_draws: DRAWS,
+        ..Default::default()
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(2024 + chain as u64);
     let math = CpuMath::new(Posterior { evaluations });
     let mut sampler = settings
@@ -120,7 +124,9 @@ fn run_chain(chain: usize, evaluations: Arc<AtomicU64>) -> (Vec<Vec<f64>>, usize
     let init: Vec<f64> = (0..10)
         .map(|i| 4.0 * (((chain * 10 + i) as f64 * 0.618_034).fract()) - 2.0)
         .collect();
-    sampler.set_position(&init).expect("a finite log density at the start");
+    sampler
+        .set_position(&init)
+        .expect("a finite log density at the start");
     let (mut draws, mut divergences) = (Vec::new(), 0);
     for _ in 0..WARMUP + DRAWS {
         let (draw, progress) = sampler.draw().expect("no unrecoverable error");
@@ -174,7 +180,10 @@ fn rhat_and_ess(chains: &[Vec<f64>]) -> (f64, f64) {
     // ρₜ = 1 − (W − mean autocovariance at lag t) / var⁺, summed in pairs while positive.
     let acov = |t: usize| {
         let per_chain = split.iter().zip(&means).map(|(c, mu)| {
-            (0..half - t).map(|i| (c[i] - mu) * (c[i + t] - mu)).sum::<f64>() / n
+            (0..half - t)
+                .map(|i| (c[i] - mu) * (c[i + t] - mu))
+                .sum::<f64>()
+                / n
         });
         per_chain.sum::<f64>() / m
     };
@@ -182,7 +191,11 @@ fn rhat_and_ess(chains: &[Vec<f64>]) -> (f64, f64) {
     let mut sum = 0.0;
     let mut t = 0;
     while t + 1 < half {
-        let pair = if t == 0 { 1.0 + rho(1) } else { rho(t) + rho(t + 1) };
+        let pair = if t == 0 {
+            1.0 + rho(1)
+        } else {
+            rho(t) + rho(t + 1)
+        };
         if pair < 0.0 {
             break;
         }
@@ -214,7 +227,9 @@ fn main() {
     let values: Vec<Vec<Vec<f64>>> = (0..names.len())
         .map(|q| {
             let per_draw = |d: &Vec<f64>| constrained(d)[q];
-            runs.iter().map(|(draws, _)| draws.iter().map(per_draw).collect()).collect()
+            runs.iter()
+                .map(|(draws, _)| draws.iter().map(per_draw).collect())
+                .collect()
         })
         .collect();
     println!(
@@ -250,7 +265,9 @@ fn main() {
     );
     println!("posteriordb reference (eight_schools-eight_schools_noncentered):");
     for (i, (name, ref_mean, ref_mcse, ref_sd)) in
-        [("mu", 4.411, 0.033, 3.31), ("tau", 3.602, 0.032, 3.20)].into_iter().enumerate()
+        [("mu", 4.411, 0.033, 3.31), ("tau", 3.602, 0.032, 3.20)]
+            .into_iter()
+            .enumerate()
     {
         let (m, sd, ess) = summary[i];
         let error = (ref_mcse * ref_mcse + sd * sd / ess).sqrt();

@@ -51,9 +51,9 @@ fn eight_schools_every_derivative() {
     let (hv, hg, h) = eight_schools_hessian(&theta, &Y, &SIGMA).unwrap();
     assert_close(hv, lp, 1e-15, "_hessian value");
     assert_all_close(&hg, &g, 1e-13, "_hessian gradient");
-    for i in 0..10 {
+    for (i, hi) in h.iter().enumerate() {
         let row = fd_gradient(|t| eight_schools_grad(t, &Y, &SIGMA).unwrap().1[i], &theta);
-        assert_all_close(&h[i], &row, 1e-7, &format!("_hessian row {i}"));
+        assert_all_close(hi, &row, 1e-7, &format!("_hessian row {i}"));
     }
     let dir: Vec<f64> = (0..10).map(|i| 0.1 * i as f64 - 0.4).collect();
     let (jv, d) = eight_schools_jvp(&theta, &Y, &SIGMA, &dir).unwrap();
@@ -82,16 +82,19 @@ fn lkj_model(p: &[f64], y: &[Vec<f64>]) -> Result<f64, DomainError> {
 
 #[test]
 fn lkj_hierarchical_model_every_derivative() {
-    let y = vec![vec![0.1, 0.5, -0.2], vec![1.0, 0.3, 0.2], vec![-0.4, 0.1, 0.9]];
+    let y = vec![
+        vec![0.1, 0.5, -0.2],
+        vec![1.0, 0.3, 0.2],
+        vec![-0.4, 0.1, 0.9],
+    ];
     let p = [0.1, -0.2, 0.3, 0.0, 0.1, -0.1, 0.2, 0.0, 0.1];
     let f = |p: &[f64]| lkj_model(p, &y).unwrap();
     let (v, g) = lkj_model_grad(&p, &y).unwrap();
     assert_eq!(v, f(&p));
     assert_all_close(&g, &fd_gradient(f, &p), 1e-8, "_grad");
     let (_, _, h) = lkj_model_hessian(&p, &y).unwrap();
-    for i in 0..p.len() {
+    for (i, hi) in h.iter().enumerate() {
         let row = fd_gradient(|p| lkj_model_grad(p, &y).unwrap().1[i], &p);
-        assert_all_close(&h[i], &row, 1e-6, &format!("_hessian row {i}"));
+        assert_all_close(hi, &row, 1e-6, &format!("_hessian row {i}"));
     }
 }
-

@@ -141,9 +141,9 @@ fn hessians_and_jvps_through_every_family() {
         let (_, g) = gradient(|p| model(m, p), &p);
         let (_, hg, h) = hessian(|p| model(m, p), &p);
         assert_all_close(&hg, &g, 1e-13, &format!("model {m}: Hessian's gradient"));
-        for i in 0..p.len() {
+        for (i, hi) in h.iter().enumerate() {
             let row = fd_gradient(|z| gradient(|z| model(m, z), z).1[i], &p);
-            assert_all_close(&h[i], &row, 1e-6, &format!("model {m}: Hessian row {i}"));
+            assert_all_close(hi, &row, 1e-6, &format!("model {m}: Hessian row {i}"));
         }
         let dir: Vec<f64> = (0..p.len()).map(|i| 0.5 - 0.1 * i as f64).collect();
         let (_, d) = jvp(|p| model(m, p), &p, &dir);

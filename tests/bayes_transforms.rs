@@ -136,12 +136,12 @@ fn log_abs_det(mut a: Vec<Vec<f64>>) -> f64 {
             .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
             .unwrap();
         a.swap(c, p);
-        let d = a[c][c];
-        s += d.abs().ln();
-        for r in c + 1..n {
-            let f = a[r][c] / d;
-            for j in c..n {
-                a[r][j] -= f * a[c][j];
+        let pivot = a[c].clone();
+        s += pivot[c].abs().ln();
+        for row in &mut a[c + 1..] {
+            let f = row[c] / pivot[c];
+            for (x, p) in row[c..].iter_mut().zip(&pivot[c..]) {
+                *x -= f * p;
             }
         }
     }
@@ -232,9 +232,9 @@ fn gradients_hessians_and_jvps() {
         let (hv, hg, h) = hessian(|y| scalarised(t, y), y);
         assert_close(hv, v, 1e-15, &format!("{t:?}: Hessian's value"));
         assert_all_close(&hg, &g, 1e-14, &format!("{t:?}: Hessian's gradient"));
-        for i in 0..y.len() {
+        for (i, hi) in h.iter().enumerate() {
             let row = fd_gradient(|z| gradient(|z| scalarised(t, z), z).1[i], y);
-            assert_all_close(&h[i], &row, 1e-7, &format!("{t:?}: Hessian row {i}"));
+            assert_all_close(hi, &row, 1e-7, &format!("{t:?}: Hessian row {i}"));
         }
 
         let dir: Vec<f64> = (0..y.len()).map(|i| 1.0 - 0.3 * i as f64).collect();

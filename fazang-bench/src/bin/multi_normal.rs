@@ -48,7 +48,13 @@ fn unpack<S: Real>(p: &[S]) -> Vec<Vec<S>> {
     (0..K)
         .map(|i| {
             (0..K)
-                .map(|j| if j <= i { *next.next().unwrap() } else { S::from(0.0) })
+                .map(|j| {
+                    if j <= i {
+                        *next.next().unwrap()
+                    } else {
+                        S::from(0.0)
+                    }
+                })
                 .collect()
         })
         .collect()
@@ -68,7 +74,10 @@ fn main() {
     let value_rows = |mu: &[f64]| multi_normal_cholesky_lpdf(&ys, mu, &l).unwrap();
     let grad = |mu: &[f64]| gradient(|m| multi_normal_cholesky_lpdf(&y, m, &l).unwrap(), mu);
     let grad_both = |p: &[f64]| {
-        gradient(|p| multi_normal_cholesky_lpdf(&y, &p[..K], &unpack(&p[K..])).unwrap(), p)
+        gradient(
+            |p| multi_normal_cholesky_lpdf(&y, &p[..K], &unpack(&p[K..])).unwrap(),
+            p,
+        )
     };
     let grad_rows = |mu: &[f64]| gradient(|m| multi_normal_cholesky_lpdf(&ys, m, &l).unwrap(), mu);
 
@@ -80,7 +89,11 @@ fn main() {
     }
     let idx2: Vec<usize> = vec![3, K, K + 5, both.len() - 1];
     let (_, g) = grad_both(&both);
-    for (a, b) in idx2.iter().map(|&j| g[j]).zip(central(value_both, &both, &idx2)) {
+    for (a, b) in idx2
+        .iter()
+        .map(|&j| g[j])
+        .zip(central(value_both, &both, &idx2))
+    {
         assert!((a - b).abs() < 1e-6 * b.abs().max(1.0), "{a} vs {b}");
     }
 
@@ -96,7 +109,10 @@ fn main() {
         Duration::from_millis(50),
     );
     println!("multi_normal_cholesky_lpdf, K = {K}");
-    println!("{:<36} {:>10} {:>10} {:>8}", "active", "value", "gradient", "ratio");
+    println!(
+        "{:<36} {:>10} {:>10} {:>8}",
+        "active", "value", "gradient", "ratio"
+    );
     let rows = [
         "mu (50)",
         "mu and L (50 + 1275)",
@@ -104,6 +120,11 @@ fn main() {
     ];
     for (i, name) in rows.iter().enumerate() {
         let (v, g) = (t[2 * i], t[2 * i + 1]);
-        println!("{name:<36} {:>10} {:>10} {:>8.2}", fmt_time(v), fmt_time(g), g / v);
+        println!(
+            "{name:<36} {:>10} {:>10} {:>8.2}",
+            fmt_time(v),
+            fmt_time(g),
+            g / v
+        );
     }
 }

@@ -38,7 +38,11 @@ fn data() -> Vec<Row> {
                 *v = rng.normal();
             }
             let eta: f64 = x.iter().zip(&beta).map(|(a, b)| a * b).sum();
-            let y = if rng.uniform() < eta.inv_logit() { 1.0 } else { 0.0 };
+            let y = if rng.uniform() < eta.inv_logit() {
+                1.0
+            } else {
+                0.0
+            };
             Row { x, y }
         })
         .collect()
@@ -73,16 +77,22 @@ fn chunk_grad(beta: &[f64], rows: &[Row], g: &mut [f64]) -> f64 {
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .unwrap()
 }
 
 fn main() {
     let rows = data();
-    let beta: Vec<f64> = (0..FEATURES).map(|j| 0.1 * (j as f64 - 4.5) / 4.5).collect();
+    let beta: Vec<f64> = (0..FEATURES)
+        .map(|j| 0.1 * (j as f64 - 4.5) / 4.5)
+        .collect();
     let (p1, p2) = (pool(1), pool(2));
     let grad_on = |p: &rayon::ThreadPool| {
         let mut g = vec![0.0; FEATURES];
-        let v = p.install(|| reduce_sum_grad(&rows, 0, &mut g, |c, _, buf| chunk_grad(&beta, c, buf)));
+        let v =
+            p.install(|| reduce_sum_grad(&rows, 0, &mut g, |c, _, buf| chunk_grad(&beta, c, buf)));
         (v, g)
     };
     let value_on = |p: &rayon::ThreadPool| {
@@ -112,7 +122,10 @@ fn main() {
     let mut g = vec![0.0; FEATURES];
     reduce_sum_grad(sample, 0, &mut g, |c, _, buf| chunk_grad(&beta, c, buf));
     for (a, b) in g.iter().zip(&tape) {
-        assert!((a - b).abs() <= 1e-10 * b.abs().max(1.0), "gradient {a} vs tape {b}");
+        assert!(
+            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "gradient {a} vs tape {b}"
+        );
     }
 
     let mut serial = || chunk_value(&beta, &rows);

@@ -69,9 +69,13 @@ pub(crate) fn chunk_len(n: usize, grainsize: usize) -> usize {
 /// elements (`0`: chosen from `data.len()` alone), `start` being the index of the chunk's
 /// first element; 0 for empty `data`. On `f64` the chunks run in parallel on rayon's
 /// current thread pool; the chunk sums are combined by a fixed binary tree, so the result
-/// is the same, bit for bit, for any number of threads. On active scalars the chunks run
-/// in order on the calling thread (see the [module docs](self) for why), combined by the
-/// same tree.
+/// is the same, bit for bit, for any number of threads (the automatic grainsize depends
+/// on `data.len()` only). On active scalars (`Var`, forward-mode numbers) the chunks run
+/// in order on the calling thread, combined by the same tree: a closure capturing the
+/// calling thread's active values cannot record them on another thread's tape (a `Var`
+/// is only valid on its own thread). The gradient code `#[differentiate]` generates for
+/// such a body differentiates the chunks in parallel instead, each on its own thread, with
+/// the same chunks and tree. The design and its measurements: `docs/bayes.md`.
 ///
 /// Inside a `#[differentiate]` body the closure may read active values; its chunk of
 /// data is a sub-slice, as with `data.chunks(grainsize)`.

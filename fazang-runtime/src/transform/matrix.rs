@@ -37,10 +37,10 @@ fn corr_cholesky<S: Real>(y: &[S], k: usize, lp: &mut S) -> (Vec<Vec<S>>, Vec<S>
     for i in 0..k {
         // ln of what is left of row i's unit length: Σ over the entries to come of L²ᵢⱼ.
         let mut log_rem = zero;
-        for j in 0..i {
+        for (j, lij) in l[i][..i].iter_mut().enumerate() {
             let yij = *next.next().expect("length checked");
             let log1m_z2 = log1m_tanh_squared(yij);
-            l[i][j] = if j == 0 {
+            *lij = if j == 0 {
                 yij.tanh()
             } else {
                 yij.tanh() * (log_rem * 0.5).exp()

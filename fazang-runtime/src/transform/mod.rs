@@ -3,7 +3,7 @@
 //! Each `*_constrain` maps unconstrained values into a constrained set and adds the log
 //! absolute determinant of the map's Jacobian to `lp` (Stan's `lp` accumulation, so a
 //! density over the constrained values becomes a density over the unconstrained ones);
-//! each `*_free` is its inverse on `f64`, with a [`DomainError`] for a value outside the
+//! each `*_free` is its inverse on `f64`, with a [`DomainError`](crate::DomainError) for a value outside the
 //! set (checked to 1e-8 where a sum or a symmetry is compared).
 //!
 //! | constrain | free | map; the Jacobian whose log-determinant goes into `lp` |

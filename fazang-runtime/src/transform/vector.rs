@@ -181,8 +181,8 @@ pub fn positive_ordered_free(x: &[f64]) -> Result<Vec<f64>, DomainError> {
 pub fn unit_vector_constrain<S: Real>(y: &[S], lp: &mut S) -> Vec<S> {
     let ssq: S = dot_product(y, y);
     *lp -= ssq * 0.5;
-    let inv = ssq.sqrt().recip();
-    y.iter().map(|&v| v * inv).collect()
+    let norm = ssq.sqrt();
+    y.iter().map(|&v| v / norm).collect()
 }
 
 /// A `y` with `unit_vector_constrain(y) == x`: `x` itself.

@@ -14,8 +14,16 @@ use crate::dist::args::{Arg, Args, Elements, Pending};
 use crate::Partials;
 use crate::Real;
 
-/// A vector or matrix argument of a multivariate distribution (see the
-/// [module docs](self) for the types that implement it).
+/// A vector or matrix argument of a multivariate distribution.
+///
+/// | argument | [`MATRIX`](Self::MATRIX) | read as |
+/// | --- | --- | --- |
+/// | `&[S]`, `&Vec<S>`, `&[S; N]`, `&DVector<S>` | no | one vector |
+/// | `&[Vec<S>]`, `&Vec<Vec<S>>`, `&[Vec<S>; N]`, `&[[S; N]]`, `&[[S; N]; M]`, `&DMatrix<S>`, `&[DVector<S>]`, `&Vec<DVector<S>>` | yes | rows |
+///
+/// `S` is `f64` (data) or any active [`Real`]. A matrix argument is a matrix (a
+/// covariance, a Cholesky factor) or, where a vector is expected (`y`, `mu`), several
+/// vectors given as its rows. nalgebra types need the `nalgebra` feature.
 ///
 /// ```
 /// use fazang::dist::multi::MultiArg;

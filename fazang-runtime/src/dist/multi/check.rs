@@ -205,6 +205,21 @@ impl fmt::Display for Indexed {
     }
 }
 
+/// |d| ≤ [`TOLERANCE`] (false for NaN).
+fn within_tolerance(d: f64) -> bool {
+    d.abs() <= TOLERANCE
+}
+
+/// v > 0 (false for NaN).
+fn is_positive(v: f64) -> bool {
+    v > 0.0
+}
+
+/// v ≥ 0 (false for NaN).
+fn is_nonnegative(v: f64) -> bool {
+    v >= 0.0
+}
+
 /// The error for `structure` of argument `name` of `function`.
 #[cold]
 pub(crate) fn fail(
@@ -317,7 +332,7 @@ pub fn check_symmetric<A: MultiArg>(
     for i in 0..n {
         for j in i + 1..n {
             let (x, y) = (a.value(i, j), a.value(j, i));
-            if !((x - y).abs() <= TOLERANCE) {
+            if !within_tolerance(x - y) {
                 let s = Structure::Symmetric {
                     row: i,
                     col: j,
@@ -369,7 +384,7 @@ pub fn check_positive_diagonal<A: MultiArg>(
     a: A,
 ) -> Result<(), DomainError> {
     let n = a.rows();
-    match (0..n).find(|&i| !(a.value(i, i) > 0.0)) {
+    match (0..n).find(|&i| !is_positive(a.value(i, i))) {
         Some(i) => Err(DomainError::new(
             function,
             name,
@@ -409,10 +424,10 @@ pub fn check_simplex<A: MultiArg>(
         ));
     }
     let sum: f64 = (0..n).map(|i| theta.value(0, i)).sum();
-    if !((1.0 - sum).abs() <= TOLERANCE) {
+    if !within_tolerance(1.0 - sum) {
         return Err(fail(function, name, None, sum, Structure::SimplexSum));
     }
-    match (0..n).find(|&i| !(theta.value(0, i) >= 0.0)) {
+    match (0..n).find(|&i| !is_nonnegative(theta.value(0, i))) {
         Some(i) => Err(fail(
             function,
             name,
@@ -446,7 +461,7 @@ pub fn check_unit_vector(
         ));
     }
     let ssq: f64 = x.iter().map(|v| v * v).sum();
-    if !((1.0 - ssq).abs() <= TOLERANCE) {
+    if !within_tolerance(1.0 - ssq) {
         return Err(fail(function, name, None, ssq, Structure::UnitVector));
     }
     Ok(())
@@ -468,7 +483,7 @@ pub fn check_ordered(
     name: &'static str,
     x: &[f64],
 ) -> Result<(), DomainError> {
-    match x.windows(2).position(|w| !(w[1] > w[0])) {
+    match x.windows(2).position(|w| !is_positive(w[1] - w[0])) {
         Some(i) => Err(fail(
             function,
             name,
@@ -493,7 +508,7 @@ pub fn check_positive_ordered(
     x: &[f64],
 ) -> Result<(), DomainError> {
     if let Some(&first) = x.first() {
-        if !(first >= 0.0) {
+        if !is_nonnegative(first) {
             return Err(fail(
                 function,
                 name,
@@ -521,7 +536,7 @@ pub fn check_unit_diagonal<A: MultiArg>(
     name: &'static str,
     a: A,
 ) -> Result<(), DomainError> {
-    match (0..a.rows()).find(|&k| !((a.value(k, k) - 1.0).abs() <= TOLERANCE)) {
+    match (0..a.rows()).find(|&k| !within_tolerance(a.value(k, k) - 1.0)) {
         Some(k) => Err(fail(
             function,
             name,

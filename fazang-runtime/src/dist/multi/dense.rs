@@ -41,7 +41,7 @@ pub(crate) fn cholesky<T: Real>(a: &[T], n: usize) -> Option<Vec<T>> {
         let (lj, rest) = l.split_at_mut((j + 1) * n);
         let lj = &mut lj[j * n..];
         let d = a[j * n + j] - dot(&lj[..j], &lj[..j]);
-        if !(d.val() > 0.0) {
+        if d.val().partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         let djj = d.sqrt();

@@ -32,7 +32,7 @@
 //!
 //! Sizes that do not fit, ragged rows, a matrix that is not symmetric, not positive
 //! definite, not a correlation matrix or not lower triangular, a vector that is not a
-//! simplex: each is a [`DomainError`] with Stan's message, never a panic.
+//! simplex: each is a [`DomainError`](crate::DomainError) with Stan's message, never a panic.
 //!
 //! # Gradients
 //!
@@ -60,6 +60,10 @@
 //! let (v, g) = gradient(|p| model(p, &y).unwrap(), &[0.1; 9]);
 //! assert!(v.is_finite() && g.iter().all(|d| d.is_finite()));
 //! ```
+
+// The result types name the tuple of arguments, `Ret<(Flat<Y>, Flat<M>, Flat<L>)>`, as the
+// univariate families' `Ret<(Y, M, Sg)>` do: an alias would only hide what they are.
+#![allow(clippy::type_complexity)]
 
 mod args;
 pub mod check;
