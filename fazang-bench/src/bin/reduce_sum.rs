@@ -62,16 +62,21 @@ fn chunk_value(beta: &[f64], rows: &[Row]) -> f64 {
         .sum()
 }
 
-/// Value and gradient of a chunk, by hand: d/dβ = Σ (y − σ(η)) x.
+/// Value and gradient of a chunk, by hand: d/dβ = Σ (y − σ(η)) x, accumulated in a
+/// local array (of the size the compiler knows) and added to `g` once.
 fn chunk_grad(beta: &[f64], rows: &[Row], g: &mut [f64]) -> f64 {
     let mut v = 0.0;
+    let mut acc = [0.0; FEATURES];
     for r in rows {
         let e = eta(beta, &r.x);
         v += r.y * e - e.log1p_exp();
         let w = r.y - e.inv_logit();
-        for (gj, xj) in g.iter_mut().zip(&r.x) {
-            *gj += w * xj;
+        for (a, xj) in acc.iter_mut().zip(&r.x) {
+            *a += w * xj;
         }
+    }
+    for (gj, a) in g.iter_mut().zip(&acc) {
+        *gj += a;
     }
     v
 }
