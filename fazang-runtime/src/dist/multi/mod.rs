@@ -73,6 +73,7 @@ mod normal;
 mod obs;
 mod record;
 mod simplex;
+mod structure;
 mod student;
 mod wishart;
 
