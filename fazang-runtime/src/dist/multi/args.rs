@@ -257,8 +257,8 @@ pub struct Flat<A> {
     a: A,
     cols: usize,
     /// ⌈2⁶⁴/cols⌉, for the row of a flat index by a multiplication rather than a
-    /// division (Lemire, Kaser and Kurz 2019: exact for indices below 2³²); 0 when the
-    /// matrix is too large for it (plain division then).
+    /// division (Lemire, Kaser and Kurz 2019: exact for indices below 2³²); 0 for one
+    /// column or a matrix too large for it (plain division then).
     magic: u64,
 }
 
@@ -271,7 +271,7 @@ impl<A: MultiArg> Flat<A> {
     /// ```
     pub fn new(a: A) -> Self {
         let cols = a.cols();
-        let fits = cols > 0 && (a.rows() as u64) * (cols as u64) < 1 << 32;
+        let fits = cols > 1 && (a.rows() as u64) * (cols as u64) < 1 << 32;
         let magic = if fits { u64::MAX / cols as u64 + 1 } else { 0 };
         Flat { a, cols, magic }
     }
