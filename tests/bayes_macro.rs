@@ -98,3 +98,34 @@ fn lkj_hierarchical_model_every_derivative() {
         assert_all_close(hi, &row, 1e-6, &format!("_hessian row {i}"));
     }
 }
+
+/// A mixture of counts: a simplex with a Dirichlet prior, ordered cut points, a
+/// covariance matrix with a Wishart prior, all through transforms.
+#[differentiate(wrt(p))]
+fn constrained_zoo(p: &[f64], counts: &[i64]) -> Result<f64, DomainError> {
+    let mut lp = 0.0;
+    let theta = simplex_constrain(&p[0..3], &mut lp);
+    let cuts = ordered_constrain(&p[3..5], &mut lp);
+    let sigma = cov_matrix_constrain(&p[5..8], 2, &mut lp);
+    let scale = lub_constrain(p[8], 0.5, 3.0, &mut lp);
+    lp += dirichlet_lpdf(&theta, &[2.0, 2.0, 2.0, 2.0])?;
+    lp += multinomial_lpmf(counts, &theta)?;
+    lp += normal_lpdf(&cuts, 0.0, scale)?;
+    lp += wishart_lpdf(&sigma, 4.0, &[vec![1.0, 0.0], vec![0.0, 1.0]])?;
+    Ok(lp)
+}
+
+#[test]
+fn transforms_of_every_shape_in_one_body() {
+    let p = [0.2, -0.4, 0.1, -1.0, 0.3, 0.1, -0.2, 0.3, 0.5];
+    let counts = [3, 1, 0, 6];
+    let f = |p: &[f64]| constrained_zoo(p, &counts).unwrap();
+    let (v, g) = constrained_zoo_grad(&p, &counts).unwrap();
+    assert_eq!(v, f(&p));
+    assert_all_close(&g, &fd_gradient(f, &p), 1e-8, "_grad");
+    let (_, _, h) = constrained_zoo_hessian(&p, &counts).unwrap();
+    for (i, hi) in h.iter().enumerate() {
+        let row = fd_gradient(|p| constrained_zoo_grad(p, &counts).unwrap().1[i], &p);
+        assert_all_close(hi, &row, 1e-6, &format!("_hessian row {i}"));
+    }
+}
