@@ -203,11 +203,22 @@ pub use fazang_runtime::{
 // ODEs.
 pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 
+// Constraining transforms and parallel sums.
+pub use fazang_runtime::reduce_sum;
+pub use fazang_runtime::transform::{
+    cholesky_corr_constrain, cholesky_corr_free, cholesky_cov_constrain, cholesky_cov_free,
+    corr_matrix_constrain, corr_matrix_free, cov_matrix_constrain, cov_matrix_free, lb_constrain,
+    lb_free, lub_constrain, lub_free, offset_multiplier_constrain, offset_multiplier_free,
+    ordered_constrain, ordered_free, positive_ordered_constrain, positive_ordered_free,
+    simplex_constrain, simplex_free, ub_constrain, ub_free, unit_vector_constrain,
+    unit_vector_free,
+};
+
 // The modules, each with its own documentation (`fazang::transform`, Stan's constraining
 // transforms, belongs here too).
 #[cfg(feature = "nalgebra")]
 pub use fazang_runtime::linalg;
-pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param};
+pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param, transform};
 
 // The matrix crates fazang implements its traits for, so that a program's versions
 // cannot drift from fazang's: `use fazang::nalgebra::DMatrix;`.
@@ -226,11 +237,24 @@ pub mod prelude {
     pub use fazang_macros::{deriv_rule, differentiate};
     pub use fazang_runtime::dist::functions::*;
     pub use fazang_runtime::math::functions::*;
+    pub use fazang_runtime::transform::{
+        cholesky_corr_constrain, cholesky_corr_free, cholesky_cov_constrain, cholesky_cov_free,
+        corr_matrix_constrain, corr_matrix_free, cov_matrix_constrain, cov_matrix_free,
+        lb_constrain, lb_free, lub_constrain, lub_free, offset_multiplier_constrain,
+        offset_multiplier_free, ordered_constrain, ordered_free, positive_ordered_constrain,
+        positive_ordered_free, simplex_constrain, simplex_free, ub_constrain, ub_free,
+        unit_vector_constrain, unit_vector_free,
+    };
     pub use fazang_runtime::{
         binary_op, check_deriv_rule, clear_tape, dot_product, gradient, gradient_into, jacobian,
         log_sum_exp, matmul, nary_op, nary_op_iter, nested, norm2, release_tape_memory,
         set_zero_all_adj, sum, tape_reserved_bytes, tape_stats, unary_op, vector_op, DomainError,
         NestedScope, Real, Var,
+    };
+    pub use fazang_runtime::{
+        categorical_logit_lpmf, categorical_lpmf, dirichlet_lpdf, inv_wishart_lpdf,
+        lkj_corr_cholesky_lpdf, lkj_corr_lpdf, multi_normal_cholesky_lpdf, multi_normal_lpdf,
+        multi_normal_prec_lpdf, multi_student_t_lpdf, multinomial_lpmf, reduce_sum, wishart_lpdf,
     };
     pub use fazang_runtime::{ode_bdf, ode_rk45, ode_system, OdeSystem, OdeTol};
 }

@@ -29,8 +29,9 @@
 //! - [`forward`]: forward-mode and higher-order numbers ([`Dual`], [`Taylor`], [`Jet`],
 //!   [`Fwd`]) from the same table.
 //! - [`linalg`] (feature `nalgebra`): fused matrix operations; [`ode`]: ODE solutions with
-//!   sensitivities ([`ode_bdf`], [`ode_rk45`]); the constraining transforms
-//!   (`transform`) belong here too.
+//!   sensitivities ([`ode_bdf`], [`ode_rk45`]); [`transform`]: Stan's constraining
+//!   transforms (`lb_constrain`, `simplex_free`, ...); [`reduce_sum`]: parallel sums with
+//!   thread-count-independent results.
 //! - The drivers, at the root: [`gradient`], [`jacobian`], [`hessian`], [`derivative`],
 //!   [`jvp`], [`check_deriv_rule`], [`release_tape_memory`], ...
 //! - [`composite`] and [`param`]: structs registered with `#[deriv_rule]`, parameters of
@@ -52,10 +53,12 @@ pub mod graph;
 pub mod linalg;
 pub mod math;
 pub mod ode;
+mod parallel;
 pub mod param;
 #[doc(hidden)]
 pub mod support;
 mod tape;
+pub mod transform;
 
 /// The nalgebra whose matrices fazang takes and returns (feature `nalgebra`).
 #[cfg(feature = "nalgebra")]
@@ -83,6 +86,7 @@ pub use crate::math::functions::*;
 pub use crate::math::real::{Partials, Real};
 pub use crate::math::slice::{dot_product, log_sum_exp, matmul, norm2, sum, Mix, SliceOps};
 pub use crate::ode::{ode_bdf, ode_rk45, OdeSystem, OdeTol};
+pub use crate::parallel::reduce_sum;
 pub use crate::tape::scope::{nested, NestedScope};
 pub use crate::tape::stack::TapeStats;
 pub use crate::tape::var::{
@@ -90,3 +94,11 @@ pub use crate::tape::var::{
     tape_stats, unary_op, vector_op, Var,
 };
 pub use crate::tape::Adjoints;
+pub use crate::transform::{
+    cholesky_corr_constrain, cholesky_corr_free, cholesky_cov_constrain, cholesky_cov_free,
+    corr_matrix_constrain, corr_matrix_free, cov_matrix_constrain, cov_matrix_free, lb_constrain,
+    lb_free, lub_constrain, lub_free, offset_multiplier_constrain, offset_multiplier_free,
+    ordered_constrain, ordered_free, positive_ordered_constrain, positive_ordered_free,
+    simplex_constrain, simplex_free, ub_constrain, ub_free, unit_vector_constrain,
+    unit_vector_free,
+};

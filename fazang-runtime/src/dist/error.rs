@@ -66,6 +66,10 @@ pub enum Constraint {
         /// The time the solver could not advance from.
         t: f64,
     },
+    /// A vector or matrix without the structure it must have (symmetric, positive
+    /// definite, a simplex, ...), or of the wrong size: see
+    /// [`Structure`](super::multi::Structure).
+    Structure(super::multi::Structure),
 }
 
 /// An argument of a distribution outside its domain: a parameter out of range, NaN,
@@ -170,6 +174,9 @@ impl fmt::Display for DomainError {
                  steps"
             );
         }
+        if let Constraint::Structure(s) = self.constraint {
+            return s.fmt_message(f, func, arg, self.index, self.value);
+        }
         write!(f, "{func}: {arg}")?;
         if let Some(i) = self.index {
             write!(f, "[{}]", i + 1)?;
@@ -216,7 +223,9 @@ impl fmt::Display for DomainError {
             Constraint::Greater { low } => {
                 return write!(f, " is {v}, but must be greater than {}", Fixed(low));
             }
-            Constraint::ConsistentSize { .. } | Constraint::MaxSteps { .. } => {
+            Constraint::ConsistentSize { .. }
+            | Constraint::MaxSteps { .. }
+            | Constraint::Structure(_) => {
                 unreachable!("handled above")
             }
         };
@@ -228,7 +237,7 @@ impl std::error::Error for DomainError {}
 
 /// A number as a default C++ `std::ostream` prints it (`%g`, six significant digits;
 /// `nan`, `inf`), or as an integer.
-struct Stream(f64, bool);
+pub(crate) struct Stream(pub(crate) f64, pub(crate) bool);
 
 impl fmt::Display for Stream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -241,7 +250,7 @@ impl fmt::Display for Stream {
 }
 
 /// A number as C++ `std::to_string(double)` prints it (`%f`: six decimals).
-struct Fixed(f64);
+pub(crate) struct Fixed(pub(crate) f64);
 
 impl fmt::Display for Fixed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -255,7 +264,7 @@ impl fmt::Display for Fixed {
 
 /// C's `%.{p}g`: `p` significant digits, fixed or scientific notation by the exponent,
 /// trailing zeros removed.
-fn format_g(v: f64, p: usize) -> String {
+pub(crate) fn format_g(v: f64, p: usize) -> String {
     if v.is_nan() {
         return "nan".into();
     }

@@ -92,6 +92,7 @@ mod count;
 mod error;
 mod kernel;
 mod location_scale;
+pub mod multi;
 mod normal;
 mod positive;
 mod special;
@@ -108,6 +109,11 @@ pub mod functions {
     pub use super::count::{neg_binomial_2_lpmf, poisson_log_lpmf, poisson_lpmf};
     pub use super::location_scale::{
         cauchy_lpdf, double_exponential_lpdf, logistic_lpdf, student_t_lpdf,
+    };
+    pub use super::multi::{
+        categorical_logit_lpmf, categorical_lpmf, dirichlet_lpdf, inv_wishart_lpdf,
+        lkj_corr_cholesky_lpdf, lkj_corr_lpdf, multi_normal_cholesky_lpdf, multi_normal_lpdf,
+        multi_normal_prec_lpdf, multi_student_t_lpdf, multinomial_lpmf, wishart_lpdf,
     };
     pub use super::normal::{lognormal_lpdf, normal_lpdf};
     pub use super::positive::{

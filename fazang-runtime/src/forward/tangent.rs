@@ -20,7 +20,7 @@ use std::fmt::Debug;
 /// let x: Dual<f64, [f64; 2]> = Dual::new(1.5, [1.0, 0.0]);
 /// assert_eq!(x.eps.lane(0), 1.0);
 /// ```
-pub trait Tangent<S: Real>: Copy + Debug + 'static {
+pub trait Tangent<S: Real>: Copy + Send + Sync + Debug + 'static {
     /// All lanes zero.
     fn zero() -> Self;
     /// The number of lanes (a runtime tangent that is still all zero may report 0).

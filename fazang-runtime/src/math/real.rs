@@ -43,6 +43,9 @@ impl<S, D> Partials<S, D> {
 /// `x.powf(2.0)` and `x.powf(y)` both work. Beyond `f64`'s methods, `Real` has Fazang's
 /// `erf erfc log_gamma square inv inv_square inv_sqrt logit inv_logit`, on `f64` too.
 ///
+/// Every scalar is `Send + Sync` (a value, or a value and an index into its thread's tape),
+/// so generic code may hand closures over `S` to a thread pool ([`reduce_sum`](crate::reduce_sum)).
+///
 /// Operators with `f64` on the left (`2.0 * x`) cannot be supertraits; generic code
 /// states them as `where f64: Mul<S, Output = S>` (`#[differentiate]` does this for you).
 ///
@@ -68,6 +71,8 @@ impl<S, D> Partials<S, D> {
 pub trait Real:
     RealInternals
     + Copy
+    + Send
+    + Sync
     + Debug
     + Display
     + LowerExp

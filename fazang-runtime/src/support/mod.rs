@@ -196,3 +196,47 @@ mod tests {
         assert_eq!(y.val(), v);
     }
 }
+
+/// The parallel primitive of the gradient code `#[differentiate]` generates for a body
+/// calling [`reduce_sum`](crate::reduce_sum): value and gradient of Σ over the chunks of
+/// `data`, each chunk differentiated on its own rayon thread.
+///
+/// `chunk(data_chunk, start, buf)` is the generated forward and reverse sweep of the
+/// closure's body on one chunk, in plain `f64` code: it returns the chunk's value and
+/// *adds* the chunk's gradient with respect to the body's active inputs (flattened in the
+/// order of `grad`) to `buf`, a zeroed buffer of `grad.len()` entries that belongs to this
+/// chunk alone (so the closure needs no synchronisation). The chunks are those of
+/// `reduce_sum(data, grainsize, ..)` (a function of `data.len()` and `grainsize` only);
+/// values and buffers are combined by the same fixed binary tree over the chunks, and the
+/// total is *added* to `grad` (adjoints accumulate, as in the rest of the reverse sweep);
+/// the value is returned. The value is bit-identical to `reduce_sum`'s on `f64`, and value
+/// and gradient are bit-identical for any number of threads. Memory: one buffer per chunk
+/// in flight (about the tree's depth times the number of threads).
+///
+/// ```
+/// // d/dθ Σᵢ -(θ xᵢ - 1)² / 2, by hand, per chunk.
+/// let x: Vec<f64> = (0..10_000).map(|i| (i as f64 * 1e-3).cos()).collect();
+/// let theta = 0.7;
+/// let mut grad = [0.0];
+/// let v = fazang::__private::reduce_sum_grad(&x, 0, &mut grad, |c: &[f64], _start, buf: &mut [f64]| {
+///     let mut v = 0.0;
+///     for xi in c {
+///         let r = theta * xi - 1.0;
+///         v -= 0.5 * r * r;
+///         buf[0] -= r * xi;
+///     }
+///     v
+/// });
+/// let (v2, g2) = fazang::gradient(
+///     |t| fazang::reduce_sum(&x, 0, |c: &[f64], _| c.iter().map(|xi| -(t[0] * *xi - 1.0).powi(2) * 0.5).sum()),
+///     &[theta],
+/// );
+/// assert!((v - v2).abs() < 1e-9 * v.abs() && (grad[0] - g2[0]).abs() < 1e-9 * g2[0].abs());
+/// ```
+pub fn reduce_sum_grad<T, F>(data: &[T], grainsize: usize, grad: &mut [f64], chunk: F) -> f64
+where
+    T: Sync,
+    F: Fn(&[T], usize, &mut [f64]) -> f64 + Sync,
+{
+    crate::parallel::reduce_sum_grad(data, grainsize, grad, chunk)
+}
