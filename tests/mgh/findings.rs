@@ -1,6 +1,11 @@
 //! What writing the MGH problems found in `#[differentiate]`, as the smallest bodies that
 //! show it (reported to the lead with the problem each came from).
 //!
+//! Five silent wrong numbers, all from the adjoint code reading a body differently from
+//! rustc: statements configured out by `#[cfg]` are run, and items declared in the body
+//! (`const`, `static`, `fn`) are dropped, so a name they shadow resolves to the outer item.
+//! The tape twin, `_jvp` and `_hessian` are right in every case.
+//!
 //! The wrong numbers are ordinary tests marked `#[ignore]` until the macro is fixed. The
 //! compile failures cannot be tests (they would stop this file from building), so they are
 //! kept under `#[cfg(mgh_as_written)]`: `cargo rustc --test mgh -- --cfg mgh_as_written`
@@ -50,7 +55,68 @@ fn configured_out_let_is_not_run() {
     assert_eq!(cfg_let_grad(&x), (6.0, vec![3.0, 2.0]));
 }
 
-/// Compiles without `#[differentiate]`, not with it (MGH 4, 28, 29, 30).
+/// Items declared in a body (`const`, `static`, `fn`) are left out of the adjoint code, so
+/// a name they shadow resolves to the outer item there: `shadowed_const_grad(2.0)` returns
+/// (4, [4]) instead of (12, [12]) (the tape twin and `_hessian` are right). Found from
+/// Penalty I's `a = 10⁻⁵`, which users write as a `const` in the body.
+pub const SCALE: f64 = 1.0;
+
+#[differentiate]
+pub fn shadowed_const(x: f64) -> f64 {
+    const SCALE: f64 = 3.0;
+    SCALE * x * x
+}
+
+/// An outer helper that a local one shadows.
+pub fn weight(v: f64) -> f64 {
+    v
+}
+
+/// The same with a local `fn` shadowing `weight`: `_grad(2.0)` gives (4, [2]), not (20, [10]).
+#[differentiate]
+pub fn shadowed_fn(x: f64) -> f64 {
+    fn weight(v: f64) -> f64 {
+        5.0 * v
+    }
+    weight(2.0) * x
+}
+
+/// The same with a `static`: `_grad(2.0)` gives (2, [1]), not (14, [7]).
+#[differentiate]
+pub fn shadowed_static(x: f64) -> f64 {
+    static SCALE: f64 = 7.0;
+    SCALE * x
+}
+
+#[test]
+#[ignore = "items in a body are left out of the adjoint code: shadowed_const_grad(2.0) gives \
+            (4, [4]) from the outer SCALE, not (12, [12])"]
+fn body_const_shadows_outer_const() {
+    assert_eq!(shadowed_const(2.0), 12.0);
+    assert_eq!(__shadowed_const_grad_tape(2.0), (12.0, [12.0]));
+    assert_eq!(shadowed_const_grad(2.0), (12.0, [12.0]));
+}
+
+#[test]
+#[ignore = "items in a body are left out of the adjoint code: shadowed_fn_grad(2.0) gives \
+            (4, [2]) from the outer weight, not (20, [10])"]
+fn body_fn_shadows_outer_fn() {
+    assert_eq!(shadowed_fn(2.0), 20.0);
+    assert_eq!(__shadowed_fn_grad_tape(2.0), (20.0, [10.0]));
+    assert_eq!(shadowed_fn_grad(2.0), (20.0, [10.0]));
+}
+
+#[test]
+#[ignore = "items in a body are left out of the adjoint code: shadowed_static_grad(2.0) gives \
+            (2, [1]) from the outer SCALE, not (14, [7])"]
+fn body_static_shadows_outer_const() {
+    assert_eq!(shadowed_static(2.0), 14.0);
+    assert_eq!(__shadowed_static_grad_tape(2.0), (14.0, [7.0]));
+    assert_eq!(shadowed_static_grad(2.0), (14.0, [7.0]));
+}
+
+/// Compiles without `#[differentiate]`, not with it (MGH 4, 28, 29, 30, and variants of
+/// MGH 23 and 35 as users also write them).
 #[cfg(mgh_as_written)]
 pub mod compile_failures {
     use fazang::prelude::*;
@@ -100,6 +166,35 @@ pub mod compile_failures {
     pub fn annotated_collect(x: &[f64]) -> f64 {
         let t: Vec<f64> = (0..3).map(|j| j as f64 * 0.5).collect();
         x[0] * t[2]
+    }
+
+    /// E0425 "cannot find value `A`": a `const` declared in the body is left out of the
+    /// adjoint code (Penalty I with `const A: f64 = 1e-5;`; with an outer item of the same
+    /// name it is a wrong number instead, see `shadowed_const`).
+    #[differentiate]
+    pub fn body_const(x: &[f64]) -> f64 {
+        const A: f64 = 1e-5;
+        A * x.iter().map(|v| (v - 1.0).powi(2)).sum::<f64>() + x[0] * x[1]
+    }
+
+    /// E0425 "cannot find function `sq`": likewise a local `fn`.
+    #[differentiate]
+    pub fn body_fn(x: &[f64]) -> f64 {
+        fn sq(v: f64) -> f64 {
+            v * v
+        }
+        sq(2.0) * x[0] * x[1]
+    }
+
+    /// E0308 "expected `f64`, found type parameter `S`": a destructuring assignment that
+    /// makes a literal-initialised local active (Chebyquad's recurrence written
+    /// `(p, c) = (c, 2.0 * y * c - p)`).
+    #[differentiate]
+    pub fn tuple_assign(x: f64) -> f64 {
+        let mut p = 1.0;
+        let mut c = x;
+        (p, c) = (c, p * c);
+        p + c
     }
 
     /// E0425: no `name_grad_into` for a `[f64; N]` (or `Vec<f64>`, `&Vec<f64>`) parameter,
