@@ -1,9 +1,10 @@
 //! What writing the MGH problems found in `#[differentiate]`, as the smallest bodies that
 //! show it (reported to the lead with the problem each came from).
 //!
-//! Five silent wrong numbers, all from the adjoint code reading a body differently from
+//! Six silent wrong numbers, all from the adjoint code reading a body differently from
 //! rustc: statements configured out by `#[cfg]` are run, and items declared in the body
-//! (`const`, `static`, `fn`) are dropped, so a name they shadow resolves to the outer item.
+//! (`const`, `static`, `fn`, `use`) are dropped, so a name they shadow resolves to the outer
+//! item.
 //! The tape twin, `_jvp` and `_hessian` are right in every case.
 //!
 //! The wrong numbers are ordinary tests marked `#[ignore]` until the macro is fixed. The
@@ -88,6 +89,18 @@ pub fn shadowed_static(x: f64) -> f64 {
     SCALE * x
 }
 
+/// A module-level name that a `use` in a body shadows.
+pub const PI: f64 = 3.0;
+
+/// The same with a `use` in the body (as Helical valley would write `use
+/// std::f64::consts::PI;`): `_grad(2.0)` gives (12, [12]) from the outer `PI`, not (4π, [4π]).
+/// Without an outer `PI` it does not compile instead.
+#[differentiate]
+pub fn shadowed_use(x: f64) -> f64 {
+    use std::f64::consts::PI;
+    PI * x * x
+}
+
 #[test]
 #[ignore = "items in a body are left out of the adjoint code: shadowed_const_grad(2.0) gives \
             (4, [4]) from the outer SCALE, not (12, [12])"]
@@ -113,6 +126,16 @@ fn body_static_shadows_outer_const() {
     assert_eq!(shadowed_static(2.0), 14.0);
     assert_eq!(__shadowed_static_grad_tape(2.0), (14.0, [7.0]));
     assert_eq!(shadowed_static_grad(2.0), (14.0, [7.0]));
+}
+
+#[test]
+#[ignore = "`use` in a body is left out of the adjoint code: shadowed_use_grad(2.0) gives \
+            (12, [12]) from the outer PI, not (4π, [4π])"]
+fn body_use_shadows_outer_const() {
+    let pi = std::f64::consts::PI;
+    assert_eq!(shadowed_use(2.0), 4.0 * pi);
+    assert_eq!(__shadowed_use_grad_tape(2.0), (4.0 * pi, [4.0 * pi]));
+    assert_eq!(shadowed_use_grad(2.0), (4.0 * pi, [4.0 * pi]));
 }
 
 /// Compiles without `#[differentiate]`, not with it (MGH 4, 28, 29, 30, and variants of
@@ -175,6 +198,13 @@ pub mod compile_failures {
     pub fn body_const(x: &[f64]) -> f64 {
         const A: f64 = 1e-5;
         A * x.iter().map(|v| (v - 1.0).powi(2)).sum::<f64>() + x[0] * x[1]
+    }
+
+    /// E0425 "cannot find value `TAU`": likewise a `use` in the body.
+    #[differentiate]
+    pub fn body_use(x: f64) -> f64 {
+        use std::f64::consts::TAU;
+        (TAU * x).sin()
     }
 
     /// E0425 "cannot find function `sq`": likewise a local `fn`.
