@@ -357,3 +357,23 @@ fn attribute(bodies: &[Emitted], diags: &[Diag]) -> BTreeMap<String, CompileFail
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{verdicts, GradPath};
+
+    #[test]
+    fn verdicts_are_read_in_order_and_only_when_complete() {
+        let stderr = "#[differentiate] h0: adjoint code\n\
+                      #[differentiate] f:\nlet x = ..;\n\
+                      #[differentiate] f: tape; adjoint code lacks `loop`\n\
+                      #[differentiate] f:\n\
+                      #[differentiate] f: adjoint code\nfn body() {}\n";
+        let live = vec!["b00001".to_string(), "b00004".to_string()];
+        let v = verdicts(stderr, &live).expect("one verdict per body");
+        assert_eq!(v["b00001"], GradPath::Tape("`loop`".into()));
+        assert_eq!(v["b00004"], GradPath::Adjoint);
+        assert!(verdicts(stderr, &live[..1]).is_none());
+        assert!(verdicts("", &live).is_none());
+    }
+}

@@ -105,6 +105,8 @@ pub enum St {
     If(Cond, Vec<Line>, Vec<Line>),
     /// `for var in lo..bound { .. }` (`var` may be `_`).
     For(String, usize, Bound, Vec<Line>),
+    /// `while c { .. }`.
+    While(Cond, Vec<Line>),
 }
 
 /// A statement and the construct tags of its first line.
@@ -344,6 +346,10 @@ impl Printer {
             }
             St::For(v, lo, b, body) => {
                 self.nested(&format!("for {v} in {lo}..{} {{", b.code()), tags, body);
+                self.line("}", &[]);
+            }
+            St::While(c, body) => {
+                self.nested(&format!("while {} {{", c.code()), tags, body);
                 self.line("}", &[]);
             }
         }

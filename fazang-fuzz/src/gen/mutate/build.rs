@@ -79,6 +79,36 @@ impl Gen<'_> {
         }
     }
 
+    /// A read whose type is known to be `f64` where it is written (a method receiver):
+    /// a typed binding, an element, or a method of one.
+    pub fn typed_operand(&mut self) -> Ex {
+        for _ in 0..4 {
+            let e = self.operand();
+            if self.typed_expr(&e) {
+                return e;
+            }
+        }
+        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        Ex::Name(self.pick(&params).name)
+    }
+
+    /// Whether `e`'s type is `f64` where it is written, not an open `{float}`.
+    pub fn typed_expr(&self, e: &Ex) -> bool {
+        match e {
+            Ex::Lit(..) => false,
+            Ex::Name(n) => self
+                .binds
+                .iter()
+                .rev()
+                .find(|b| &b.name == n)
+                .is_some_and(|b| b.typed),
+            Ex::Elem(..) | Ex::Cast(_) | Ex::Call(..) | Ex::Call2(..) | Ex::Powi(..) => true,
+            Ex::Bin(_, a, b) => self.typed_expr(a) || self.typed_expr(b),
+            Ex::Neg(a) => self.typed_expr(a),
+            Ex::If(_, a, b) => self.typed_expr(a) || self.typed_expr(b),
+        }
+    }
+
     /// `v.sin()`, `(v * v + 1.0).ln()`, `v.max(w)`, ... of a typed `v`.
     fn method_of(&mut self, v: Ex) -> Ex {
         match self.weighted(&[3, 3, 2, 1, 1, 1, 1, 2, 1]) {
@@ -237,7 +267,7 @@ impl Gen<'_> {
                 Ex::Lit(s, v)
             }
             2 => {
-                let w = self.operand();
+                let w = self.typed_operand();
                 self.method_of(w)
             }
             3 => {
@@ -258,11 +288,11 @@ impl Gen<'_> {
                 one.bin('+', w.clone().bin('*', w))
             }
             1 => {
-                let w = self.operand();
+                let w = self.typed_operand();
                 w.call("abs").bin('+', one)
             }
             2 => {
-                let w = self.operand();
+                let w = self.typed_operand();
                 Ex::lit("2.0", 2.0).bin('+', w.call("sin"))
             }
             _ => self.divisor(),

@@ -175,6 +175,15 @@ impl Env {
                     self.exec_all(e)
                 }
             }
+            St::While(c, body) => {
+                let mut trips = 0;
+                while self.cond(c) && !self.bad {
+                    trips += 1;
+                    // A loop the generator cannot prove short is not kept.
+                    self.bad |= trips > 1000;
+                    self.exec_all(body);
+                }
+            }
             St::For(v, lo, b, body) => {
                 for i in *lo..self.bound(b) {
                     if v != "_" {

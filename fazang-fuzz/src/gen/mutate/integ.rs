@@ -179,6 +179,9 @@ impl Gen<'_> {
         dt: &str,
         acc: Option<&str>,
     ) -> Option<Vec<Line>> {
+        if self.chance(0.2) {
+            return self.while_loop(names, dt, acc);
+        }
         let (bound, _) = self.bound();
         let bound = if self.calm >= 3 {
             Bound::Const(2)
@@ -186,8 +189,28 @@ impl Gen<'_> {
             bound
         };
         let step = self.fresh("step");
+        let mut out = Vec::new();
+        // `traj[step] = x;`: the trajectory kept in a local vector the result reads.
+        let traj = match bound {
+            Bound::Const(n) if self.chance(0.3) => {
+                let t = self.fresh("traj");
+                let st = St::Let {
+                    name: t.clone(),
+                    mutable: true,
+                    ann: Some("Vec<f64>".into()),
+                    init: Init::VecRep(n),
+                };
+                out.push(line(st, vec![self.tag("trajectory")]));
+                self.add(Bind {
+                    mutable: true,
+                    ..Gen::bind(&t, BKind::Seq { len: n })
+                });
+                Some(t)
+            }
+            _ => None,
+        };
         let timed = self.chance(0.4);
-        let var = if timed || self.chance(0.6) {
+        let var = if timed || traj.is_some() || self.chance(0.6) {
             step.clone()
         } else {
             "_".to_string()
@@ -202,36 +225,98 @@ impl Gen<'_> {
                 g.add(Gen::bind(&t, BKind::F64));
                 t
             });
-            for (d, (x, v)) in names.iter().enumerate() {
-                let y = (names.len() > 1).then(|| names[1 - d].0.as_str());
-                body.extend(g.scheme(x, v, y, t.as_deref(), dt));
-            }
-            let (x, v) = &names[0];
-            if let Some(e) = acc {
-                let dte = Ex::name(dt);
-                let rhs = match g.weighted(&[2, 1, 1]) {
-                    0 => g
-                        .lit()
-                        .bin('*', dte)
-                        .bin('*', Ex::name(v))
-                        .bin('*', Ex::name(v)),
-                    1 => dte.bin('*', Ex::name(x)).bin('*', Ex::name(v)),
-                    _ => g.product(3, Some(Ex::name(x))),
-                };
-                body.push(line(set(e, "+=", rhs), vec![g.tag("accumulate")]));
-            }
-            if g.chance(0.3) {
-                body.push(g.bounce(x, v));
-            }
-            if g.chance(0.3) {
-                let n = g.rng.usize(1..3);
-                body.extend(g.inner(n));
+            body.extend(g.step_body(names, dt, acc, t.as_deref()));
+            if let Some(traj) = &traj {
+                let place = Place::Elem(traj.clone(), Ix::Name(step.clone()));
+                let x = Ex::name(&names[0].0);
+                body.push(line(St::Assign(place, "=", x), Vec::new()));
             }
             g.in_loop = false;
             body
         });
         let tag = self.tag("time-loop");
-        Some(vec![line(St::For(var, 0, bound, body), vec![tag])])
+        out.push(line(St::For(var, 0, bound, body), vec![tag]));
+        Some(out)
+    }
+
+    /// `let mut time = 0.0; while time < 0.3 { ..; time += dt; }`.
+    fn while_loop(
+        &mut self,
+        names: &[(String, String)],
+        dt: &str,
+        acc: Option<&str>,
+    ) -> Option<Vec<Line>> {
+        let time = self.fresh("time");
+        let end = self.pick(&[
+            Ex::lit("0.2", 0.2),
+            Ex::lit("0.3", 0.3),
+            Ex::lit("0.45", 0.45),
+        ]);
+        let decl = St::Let {
+            name: time.clone(),
+            mutable: true,
+            ann: None,
+            init: Init::Ex(Ex::lit("0.0", 0.0)),
+        };
+        // A clock: read as data, written only by its own step.
+        self.add(Bind {
+            mutable: true,
+            typed: false,
+            data: true,
+            frozen: true,
+            ..Gen::bind(&time, BKind::F64)
+        });
+        let mut body = self.scoped(|g| {
+            g.in_loop = true;
+            let body = g.step_body(names, dt, acc, None);
+            g.in_loop = false;
+            body
+        });
+        body.push(line(set(&time, "+=", Ex::name(dt)), Vec::new()));
+        let cond = Cond::Cmp(Ex::name(&time), "<", end);
+        let tag = self.tag("while-time");
+        Some(vec![
+            line(decl, vec![tag.clone()]),
+            line(St::While(cond, body), vec![tag]),
+        ])
+    }
+
+    /// One time step: a scheme per dimension, an accumulator, perhaps a bounce and other
+    /// updates.
+    fn step_body(
+        &mut self,
+        names: &[(String, String)],
+        dt: &str,
+        acc: Option<&str>,
+        t: Option<&str>,
+    ) -> Vec<Line> {
+        let mut body = Vec::new();
+        for (d, (x, v)) in names.iter().enumerate() {
+            let y = (names.len() > 1).then(|| names[1 - d].0.as_str());
+            body.extend(self.scheme(x, v, y, t, dt));
+        }
+        let (x, v) = &names[0];
+        if let Some(e) = acc {
+            let dte = Ex::name(dt);
+            let rhs = match self.weighted(&[2, 1, 1]) {
+                0 => self
+                    .lit()
+                    .bin('*', dte)
+                    .bin('*', Ex::name(v))
+                    .bin('*', Ex::name(v)),
+                1 => dte.bin('*', Ex::name(x)).bin('*', Ex::name(v)),
+                _ => self.product(3, Some(Ex::name(x))),
+            };
+            body.push(line(set(e, "+=", rhs), vec![self.tag("accumulate")]));
+        }
+        if self.chance(0.3) {
+            body.push(self.bounce(x, v));
+        }
+        if self.chance(0.3) {
+            let n = self.rng.usize(1..3);
+            body.extend(self.inner(n));
+        }
+        body
     }
 
     /// One step of a scheme for position `x` and velocity `v`.

@@ -26,6 +26,8 @@ mod build;
 mod eval;
 mod integ;
 mod stmts;
+#[cfg(test)]
+mod tests;
 
 use super::{Body, Family, Func, PKind, Param};
 use ast::{Ex, Line, Printer};
@@ -63,6 +65,8 @@ pub struct Bind {
     pub param: bool,
     /// Never depends on an active input (data, a literal): usable as a scale.
     pub data: bool,
+    /// An immutable binding the result must read (it shadows an updated value).
+    pub result: bool,
     /// Being iterated over or otherwise not to be written now.
     pub frozen: bool,
 }
@@ -147,6 +151,7 @@ impl Gen<'_> {
             typed: true,
             param: false,
             data: false,
+            result: false,
             frozen: false,
         }
     }
@@ -234,6 +239,17 @@ pub fn generate(seed: u64, fam: Family) -> Body {
     for p in &params {
         g.add(param_bind(p));
     }
+    // `fn f(mut x: f64, ..)`, updated in place.
+    let mut_param = (fam != Family::Arrays && g.chance(0.15))
+        .then(|| g.choose(|b| b.param && b.kind == BKind::F64 && !b.data))
+        .flatten()
+        .map(|b| b.name);
+    if let Some(m) = &mut_param {
+        g.tag("mut-param");
+        if let Some(b) = g.binds.iter_mut().find(|b| &b.name == m) {
+            b.mutable = true;
+        }
+    }
     let mut lines = Vec::new();
     g.skeleton(&mut lines);
     let tail = g.tail();
@@ -242,7 +258,14 @@ pub fn generate(seed: u64, fam: Family) -> Body {
     pr.line(&tail.code(), &[]);
     let sig: Vec<String> = params
         .iter()
-        .map(|p| format!("{}: {}", p.name, p.ty()))
+        .map(|p| {
+            let m = if mut_param.as_ref() == Some(&p.name) {
+                "mut "
+            } else {
+                ""
+            };
+            format!("{m}{}: {}", p.name, p.ty())
+        })
         .collect();
     let wrt: Vec<&str> = params
         .iter()

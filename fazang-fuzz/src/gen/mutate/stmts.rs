@@ -20,6 +20,7 @@ enum Kind {
     ElemLoop,
     SeqSwap,
     LocalSeq,
+    Shadow,
 }
 
 use Kind::*;
@@ -53,6 +54,7 @@ fn weights(f: Family) -> &'static [(Kind, u32)] {
             (LetIf, 1),
             (Swap, 1),
             (State, 1),
+            (Shadow, 1),
         ],
     }
 }
@@ -97,6 +99,7 @@ impl Gen<'_> {
             ElemLoop => self.elem_loop(),
             SeqSwap => self.seq_swap(),
             LocalSeq if self.depth == 0 => self.local_seq(),
+            Shadow if self.depth == 0 => self.shadow(),
             _ => self.compound().map(|l| vec![l]),
         }
     }
@@ -114,9 +117,37 @@ impl Gen<'_> {
 
     /// `let mut v = x0;`, `let mut w = 0.5 * x1;`, `let mut s: f64 = 0.0;` ...
     pub fn let_state(&mut self) -> Line {
+        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        let unshadowed: Vec<Bind> = params
+            .iter()
+            .filter(|p| !p.mutable && self.binds.iter().filter(|b| b.name == p.name).count() == 1)
+            .cloned()
+            .collect();
+        if !unshadowed.is_empty() && self.chance(0.15) {
+            // `let mut x = x;`: the parameter's name now holds the updated value.
+            let p = self.pick(&unshadowed);
+            let init = if self.chance(0.7) {
+                Ex::Name(p.name.clone())
+            } else {
+                self.scaled(Ex::Name(p.name.clone()))
+            };
+            let tag = self.tag("shadow-param");
+            self.add(Bind {
+                mutable: true,
+                ..Gen::bind(&p.name, BKind::F64)
+            });
+            return Line {
+                st: St::Let {
+                    name: p.name,
+                    mutable: true,
+                    ann: None,
+                    init: Init::Ex(init),
+                },
+                tags: vec![tag],
+            };
+        }
         let prefix = self.pick(&["v", "w", "s", "u", "acc"]);
         let name = self.fresh(prefix);
-        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
         let seqs = self.find(|b| b.param && matches!(b.kind, BKind::Seq { .. }));
         let data = self.find(|b| b.kind == BKind::F64 && b.data && b.param);
         let w = [
@@ -152,7 +183,7 @@ impl Gen<'_> {
         };
         let ann = (literal && self.chance(0.6) || !literal && self.chance(0.15))
             .then(|| "f64".to_string());
-        let typed = !literal || ann.is_some();
+        let typed = ann.is_some() || self.typed_expr(&init);
         let tag = self.tag(if literal { "state-literal" } else { "state" });
         self.add(Bind {
             mutable: true,
@@ -214,10 +245,7 @@ impl Gen<'_> {
         let ann = self.chance(0.2).then(|| "f64".to_string());
         let mut reads = Vec::new();
         e.reads(&mut reads);
-        let typed = ann.is_some()
-            || reads
-                .iter()
-                .any(|r| self.binds.iter().any(|b| &b.name == r && b.typed));
+        let typed = ann.is_some() || self.typed_expr(&e);
         let tag = self.tag(if self.in_loop { "temp-in-loop" } else { "temp" });
         let mut lines = vec![Line {
             st: St::Let {
@@ -257,6 +285,33 @@ impl Gen<'_> {
             });
         }
         Some(lines)
+    }
+
+    /// `let v = 0.5 * v * w;`: an updated value shadowed by an immutable binding of the
+    /// same name, which the result then reads (top level only).
+    pub fn shadow(&mut self) -> Option<Vec<Line>> {
+        let v = self.choose(|b| b.kind == BKind::F64 && b.mutable && !b.frozen && !b.param)?;
+        let e = self.term(Some(Ex::Name(v.name.clone())));
+        let typed = self.typed_expr(&e);
+        for b in self.binds.iter_mut().filter(|b| b.name == v.name) {
+            b.mutable = false;
+            b.result = false;
+        }
+        self.add(Bind {
+            typed,
+            result: true,
+            ..Gen::bind(&v.name, BKind::F64)
+        });
+        let tag = self.tag("shadow");
+        Some(vec![Line {
+            st: St::Let {
+                name: v.name,
+                mutable: false,
+                ann: None,
+                init: Init::Ex(e),
+            },
+            tags: vec![tag],
+        }])
     }
 
     /// `if c { .. } else { .. }` around updates.
@@ -310,7 +365,7 @@ impl Gen<'_> {
     /// `for i in 0..n { .. }` around updates (loop-carried values, `let`s redone each
     /// iteration).
     pub fn loop_block(&mut self) -> Option<Vec<Line>> {
-        if self.depth >= 2 || self.in_loop {
+        if self.depth >= 2 {
             return None;
         }
         let (b, max) = self.bound();
@@ -320,16 +375,21 @@ impl Gen<'_> {
             self.fresh("i")
         };
         let n = self.rng.usize(1..5);
+        let nested = self.in_loop;
         let body = self.scoped(|g| {
             if var != "_" {
                 g.add(Gen::bind(&var, BKind::Usize { max }));
             }
             g.in_loop = true;
             let body = g.inner(n);
-            g.in_loop = false;
+            g.in_loop = nested;
             body
         });
-        let tag = self.tag("loop-carried");
+        let tag = self.tag(if nested {
+            "nested-loop"
+        } else {
+            "loop-carried"
+        });
         Some(vec![Line {
             st: St::For(var, 0, b, body),
             tags: vec![tag],
@@ -402,7 +462,9 @@ impl Gen<'_> {
     /// scaled, perhaps one product.
     pub fn tail(&mut self) -> Ex {
         let mut terms: Vec<Ex> = Vec::new();
-        for b in self.find(|b| b.mutable && !b.param) {
+        let reach =
+            |b: &Bind| !b.frozen && (b.result || b.mutable && (!b.param || b.kind == BKind::F64));
+        for b in self.find(reach) {
             match b.kind {
                 BKind::F64 => {
                     let v = Ex::Name(b.name.clone());
