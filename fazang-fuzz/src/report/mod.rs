@@ -26,7 +26,7 @@ const KINDS: &[(&str, &[&str])] = &[
         &["gradient", "grad-shape", "grad-panic"],
     ),
     (
-        "adjoint code disagreeing with the tape twin",
+        "adjoint code disagreeing with the tape",
         &["paths", "tape-panic"],
     ),
     (
@@ -253,7 +253,7 @@ impl Report {
             self.points[0], self.points[1], self.points[2], self.unverified
         );
         for (label, kinds) in KINDS {
-            println!("{:<39}{}", format!("{label}:"), self.count(kinds));
+            println!("{:<41}{}", format!("{label}:"), self.count(kinds));
         }
         let known: Vec<&str> = KINDS.iter().flat_map(|k| k.1.iter().copied()).collect();
         let other: Vec<&str> = self
@@ -269,7 +269,8 @@ impl Report {
             );
         }
         println!(
-            "process crashed or timed out in:       {}",
+            "{:<41}{}",
+            "process crashed or timed out in:",
             self.crashed.len()
         );
         for (kind, list) in &self.runtime {

@@ -88,7 +88,7 @@ impl Gen<'_> {
                 return e;
             }
         }
-        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        let params = self.inputs();
         Ex::Name(self.pick(&params).name)
     }
 

@@ -137,12 +137,33 @@ impl Env {
         }
     }
 
+    /// Run top-level statements: their bindings stay.
     pub fn exec_all(&mut self, lines: &[Line]) {
         for l in lines {
             self.exec(&l.st);
             if self.bad {
                 return;
             }
+        }
+    }
+
+    /// Run a block: its `let`s end with it, and a name it shadowed is visible again.
+    fn exec_block(&mut self, lines: &[Line]) {
+        let mut undo: Vec<(String, Option<Val>)> = Vec::new();
+        for l in lines {
+            if let St::Let { name, .. } = &l.st {
+                undo.push((name.clone(), self.vals.get(name).cloned()));
+            }
+            self.exec(&l.st);
+            if self.bad {
+                break;
+            }
+        }
+        for (name, old) in undo.into_iter().rev() {
+            match old {
+                Some(v) => self.vals.insert(name, v),
+                None => self.vals.remove(&name),
+            };
         }
     }
 
@@ -170,9 +191,9 @@ impl Env {
             }
             St::If(c, t, e) => {
                 if self.cond(c) {
-                    self.exec_all(t)
+                    self.exec_block(t)
                 } else {
-                    self.exec_all(e)
+                    self.exec_block(e)
                 }
             }
             St::While(c, body) => {
@@ -181,7 +202,7 @@ impl Env {
                     trips += 1;
                     // A loop the generator cannot prove short is not kept.
                     self.bad |= trips > 1000;
-                    self.exec_all(body);
+                    self.exec_block(body);
                 }
             }
             St::For(v, lo, b, body) => {
@@ -189,7 +210,7 @@ impl Env {
                     if v != "_" {
                         self.vals.insert(v.clone(), Val::U(i));
                     }
-                    self.exec_all(body);
+                    self.exec_block(body);
                     if self.bad {
                         return;
                     }

@@ -83,7 +83,7 @@ impl Gen<'_> {
     /// `let mut x = x0;` (or a scaled parameter, or `0.0`): a new updated value.
     fn state_from_param(&mut self, prefix: &str) -> Line {
         let name = self.fresh(prefix);
-        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        let params = self.inputs();
         let p = Ex::Name(self.pick(&params).name);
         let (init, ann) = match self.weighted(&[4, 2, 1]) {
             0 => (p, None),
@@ -141,7 +141,7 @@ impl Gen<'_> {
     /// The force on position `x` with velocity `v` (and partner `y`), at time `t`.
     fn force(&mut self, x: &str, v: &str, y: Option<&str>, t: Option<&str>) -> Ex {
         let (xe, ve) = (Ex::name(x), Ex::name(v));
-        let typed_v = self.binds.iter().any(|b| b.name == v && b.typed);
+        let typed_v = self.typed_expr(&Ex::name(v));
         let k = self.scale();
         let mut f = k.neg().bin('*', xe.clone());
         for _ in 0..self.rng.usize(1..3) {

@@ -127,9 +127,25 @@ impl Gen<'_> {
         0
     }
 
-    /// The visible bindings satisfying `f`.
+    /// The visible bindings satisfying `f` (a shadowed one is not).
     pub fn find(&self, f: impl Fn(&Bind) -> bool) -> Vec<Bind> {
-        self.binds.iter().filter(|b| f(b)).cloned().collect()
+        let visible = |i: usize, b: &Bind| !self.binds[i + 1..].iter().any(|o| o.name == b.name);
+        self.binds
+            .iter()
+            .enumerate()
+            .filter(|(i, b)| visible(*i, b) && f(b))
+            .map(|(_, b)| b.clone())
+            .collect()
+    }
+
+    /// The visible active `f64` parameters, or (all of them shadowed) the visible active
+    /// `f64` values: never empty.
+    pub fn inputs(&self) -> Vec<Bind> {
+        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        if !params.is_empty() {
+            return params;
+        }
+        self.find(|b| b.kind == BKind::F64 && !b.data)
     }
 
     /// A visible binding satisfying `f`, if any.

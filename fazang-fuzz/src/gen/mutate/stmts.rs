@@ -99,7 +99,7 @@ impl Gen<'_> {
             ElemLoop => self.elem_loop(),
             SeqSwap => self.seq_swap(),
             LocalSeq if self.depth == 0 => self.local_seq(),
-            Shadow if self.depth == 0 => self.shadow(),
+            Shadow => self.shadow(),
             _ => self.compound().map(|l| vec![l]),
         }
     }
@@ -117,7 +117,7 @@ impl Gen<'_> {
 
     /// `let mut v = x0;`, `let mut w = 0.5 * x1;`, `let mut s: f64 = 0.0;` ...
     pub fn let_state(&mut self) -> Line {
-        let params = self.find(|b| b.param && b.kind == BKind::F64 && !b.data);
+        let params = self.inputs();
         let unshadowed: Vec<Bind> = params
             .iter()
             .filter(|p| !p.mutable && self.binds.iter().filter(|b| b.name == p.name).count() == 1)
@@ -260,13 +260,10 @@ impl Gen<'_> {
             typed,
             ..Gen::bind(&name, BKind::F64)
         });
+        let writable = self.find(|b| b.mutable && !b.frozen && b.kind == BKind::F64);
         let states: Vec<String> = reads
             .into_iter()
-            .filter(|r| {
-                self.binds
-                    .iter()
-                    .any(|b| &b.name == r && b.mutable && b.kind == BKind::F64)
-            })
+            .filter(|r| writable.iter().any(|b| &b.name == r))
             .collect();
         for _ in 0..self.rng.usize(1..3) {
             let target = if !states.is_empty() && self.chance(0.8) {
@@ -287,26 +284,29 @@ impl Gen<'_> {
         Some(lines)
     }
 
-    /// `let v = 0.5 * v * w;`: an updated value shadowed by an immutable binding of the
-    /// same name, which the result then reads (top level only).
+    /// `let v = 0.5 * v * w;` (or `let mut v = ..;`): an updated value shadowed by a new
+    /// binding of the same name; in a block, the outer one is visible again after it. At
+    /// top level, the result reads the new one.
     pub fn shadow(&mut self) -> Option<Vec<Line>> {
         let v = self.choose(|b| b.kind == BKind::F64 && b.mutable && !b.frozen && !b.param)?;
         let e = self.term(Some(Ex::Name(v.name.clone())));
         let typed = self.typed_expr(&e);
-        for b in self.binds.iter_mut().filter(|b| b.name == v.name) {
-            b.mutable = false;
-            b.result = false;
-        }
+        let mutable = self.chance(0.3);
         self.add(Bind {
             typed,
-            result: true,
+            mutable,
+            result: self.depth == 0,
             ..Gen::bind(&v.name, BKind::F64)
         });
-        let tag = self.tag("shadow");
+        let tag = self.tag(if self.depth == 0 {
+            "shadow"
+        } else {
+            "shadow-in-block"
+        });
         Some(vec![Line {
             st: St::Let {
                 name: v.name,
-                mutable: false,
+                mutable,
                 ann: None,
                 init: Init::Ex(e),
             },
