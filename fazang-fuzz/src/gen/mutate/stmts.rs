@@ -117,35 +117,11 @@ impl Gen<'_> {
 
     /// `let mut v = x0;`, `let mut w = 0.5 * x1;`, `let mut s: f64 = 0.0;` ...
     pub fn let_state(&mut self) -> Line {
-        let params = self.inputs();
-        let unshadowed: Vec<Bind> = params
-            .iter()
-            .filter(|p| !p.mutable && self.binds.iter().filter(|b| b.name == p.name).count() == 1)
-            .cloned()
-            .collect();
+        let unshadowed = self.unshadowed();
         if !unshadowed.is_empty() && self.chance(0.15) {
-            // `let mut x = x;`: the parameter's name now holds the updated value.
-            let p = self.pick(&unshadowed);
-            let init = if self.chance(0.7) {
-                Ex::Name(p.name.clone())
-            } else {
-                self.scaled(Ex::Name(p.name.clone()))
-            };
-            let tag = self.tag("shadow-param");
-            self.add(Bind {
-                mutable: true,
-                ..Gen::bind(&p.name, BKind::F64)
-            });
-            return Line {
-                st: St::Let {
-                    name: p.name,
-                    mutable: true,
-                    ann: None,
-                    init: Init::Ex(init),
-                },
-                tags: vec![tag],
-            };
+            return self.shadow_param(unshadowed);
         }
+        let params = self.inputs();
         let prefix = self.pick(&["v", "w", "s", "u", "acc"]);
         let name = self.fresh(prefix);
         let seqs = self.find(|b| b.param && matches!(b.kind, BKind::Seq { .. }));
@@ -195,6 +171,40 @@ impl Gen<'_> {
                 name,
                 mutable: true,
                 ann,
+                init: Init::Ex(init),
+            },
+            tags: vec![tag],
+        }
+    }
+
+    /// The inputs not shadowed yet.
+    fn unshadowed(&self) -> Vec<Bind> {
+        let params = self.inputs();
+        params
+            .into_iter()
+            .filter(|p| !p.mutable && self.binds.iter().filter(|b| b.name == p.name).count() == 1)
+            .collect()
+    }
+
+    /// `let mut x = x;` (or `let mut x = 0.5 * x;`) for one of `unshadowed`: the
+    /// parameter's name now holds the updated value.
+    fn shadow_param(&mut self, unshadowed: Vec<Bind>) -> Line {
+        let p = self.pick(&unshadowed);
+        let init = if self.chance(0.7) {
+            Ex::Name(p.name.clone())
+        } else {
+            self.scaled(Ex::Name(p.name.clone()))
+        };
+        let tag = self.tag("shadow-param");
+        self.add(Bind {
+            mutable: true,
+            ..Gen::bind(&p.name, BKind::F64)
+        });
+        Line {
+            st: St::Let {
+                name: p.name,
+                mutable: true,
+                ann: None,
                 init: Init::Ex(init),
             },
             tags: vec![tag],
