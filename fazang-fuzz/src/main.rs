@@ -51,6 +51,8 @@ usage: fazang-fuzz [options]
   --points N              random points checked per body (4)
   --families F1,F2        families of bodies, taken in turn (classic): classic mutate
                           integrate swap arrays, or all
+  --data-states           mutation families: also data locals updated in place and used as
+                          factors (let mut k = 1.0; .. y *= k; k += 1.0;), wrong today
   --new-methods           also use % rem_euclid div_euclid to_degrees to_radians copysign
                           and clamp with active bounds on active values
   --allow-macro-failures  fail only on wrong results and generator bugs (default)
@@ -101,6 +103,7 @@ fn parse() -> Result<Options, String> {
             "--batch" => o.batch = (num(val()?)? as usize).max(1),
             "--points" => o.points = num(val()?)? as usize,
             "--new-methods" => o.cfg.new_methods = true,
+            "--data-states" => o.cfg.data_states = true,
             "--families" => o.families = families(&val()?)?,
             "--allow-macro-failures" => o.gate.macro_ = MacroGate::Allow,
             "--deny-macro-failures" => o.gate.macro_ = MacroGate::Deny,

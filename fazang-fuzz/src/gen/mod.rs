@@ -33,6 +33,10 @@ pub struct GenConfig {
     pub new_methods: bool,
     /// The family of bodies to generate.
     pub family: Family,
+    /// Mutation families: also data locals updated in place and used as factors
+    /// (`let mut k = 1.0; .. y *= k; k += 1.0;`), whose adjoint code is wrong today
+    /// (docs/fuzzing.md).
+    pub data_states: bool,
 }
 
 /// A family of generated bodies: the classic mix of the body language, or one of the
@@ -164,7 +168,7 @@ pub struct Body {
 /// Generate the body for `seed`, of the family `cfg` asks for.
 pub fn generate(seed: u64, cfg: GenConfig) -> Body {
     if cfg.family != Family::Classic {
-        return mutate::generate(seed, cfg.family);
+        return mutate::generate(seed, cfg);
     }
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut helpers = Vec::new();

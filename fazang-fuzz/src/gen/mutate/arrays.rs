@@ -20,6 +20,7 @@ impl Gen<'_> {
             2 * !seqs.is_empty() as u32,
             !arrays.is_empty() as u32,
         ];
+        let mut typed = true;
         let (init, ann, len, tag) = match self.weighted(&w) {
             0 => {
                 let n = self.rng.usize(2..5);
@@ -35,6 +36,7 @@ impl Gen<'_> {
                     .collect();
                 let literal = es.iter().all(|e| matches!(e, Ex::Lit(..)));
                 let ann = literal.then(|| format!("[f64; {n}]"));
+                typed = ann.is_some() || es.iter().any(|e| self.typed_expr(e));
                 (Init::ArrLit(es), ann, n, "array-literal")
             }
             1 => {
@@ -72,6 +74,7 @@ impl Gen<'_> {
         let tag = self.tag(tag);
         self.add(Bind {
             mutable: true,
+            typed,
             ..Gen::bind(&name, BKind::Seq { len })
         });
         Some(vec![Line {

@@ -96,13 +96,15 @@ impl Gen<'_> {
     pub fn typed_expr(&self, e: &Ex) -> bool {
         match e {
             Ex::Lit(..) => false,
-            Ex::Name(n) => self
+            // An element is as typed as its sequence (`[acc, 3.0]` of an unannotated
+            // `let mut acc = 0.5;` holds `{float}`s).
+            Ex::Name(n) | Ex::Elem(n, _) => self
                 .binds
                 .iter()
                 .rev()
                 .find(|b| &b.name == n)
                 .is_some_and(|b| b.typed),
-            Ex::Elem(..) | Ex::Cast(_) | Ex::Call(..) | Ex::Call2(..) | Ex::Powi(..) => true,
+            Ex::Cast(_) | Ex::Call(..) | Ex::Call2(..) | Ex::Powi(..) => true,
             Ex::Bin(_, a, b) => self.typed_expr(a) || self.typed_expr(b),
             Ex::Neg(a) => self.typed_expr(a),
             Ex::If(_, a, b) => self.typed_expr(a) || self.typed_expr(b),

@@ -29,7 +29,7 @@ mod stmts;
 #[cfg(test)]
 mod tests;
 
-use super::{Body, Family, Func, PKind, Param};
+use super::{Body, Family, Func, GenConfig, PKind, Param};
 use ast::{Ex, Line, Printer};
 use eval::{Env, Val};
 use std::collections::BTreeSet;
@@ -87,6 +87,8 @@ pub struct Gen<'r> {
     /// `(a, b) = (b, a)`, `q.swap(i, j)`): a minority of bodies, so that most test the
     /// adjoint code while these stay covered.
     pub extras: bool,
+    /// Data locals updated in place may be generated (`GenConfig::data_states`).
+    pub data_states: bool,
     /// The array parameters (`[f64; N]`, which a `let mut q = u;` copies).
     pub arrays: Vec<String>,
     /// How many times the current statement was drawn again: builders prefer smaller
@@ -229,8 +231,9 @@ impl Gen<'_> {
     }
 }
 
-/// Generate a body of family `fam` (not `classic`) from `seed`.
-pub fn generate(seed: u64, fam: Family) -> Body {
+/// Generate a body of family `cfg.family` (not `classic`) from `seed`.
+pub fn generate(seed: u64, cfg: GenConfig) -> Body {
+    let fam = cfg.family;
     let mut rng = fastrand::Rng::with_seed(seed);
     let params = params(&mut rng, fam);
     let envs = samples(&mut rng, &params);
@@ -243,6 +246,7 @@ pub fn generate(seed: u64, fam: Family) -> Body {
         depth: 0,
         in_loop: false,
         extras: false,
+        data_states: cfg.data_states,
         arrays: params
             .iter()
             .filter(|p| matches!(p.kind, PKind::Arr(_)))

@@ -21,11 +21,14 @@ enum Kind {
     SeqSwap,
     LocalSeq,
     Shadow,
+    DataState,
 }
 
 use Kind::*;
 
 /// Weights of the statements of each family.
+/// (`DataState` comes last in each table: with data states off its weight is 0, and the
+/// other statements are drawn exactly as without it.)
 fn weights(f: Family) -> &'static [(Kind, u32)] {
     match f {
         Family::Swap => &[
@@ -35,6 +38,7 @@ fn weights(f: Family) -> &'static [(Kind, u32)] {
             (Branch, 2),
             (Loop, 2),
             (State, 1),
+            (DataState, 2),
         ],
         Family::Arrays => &[
             (ElemWrite, 8),
@@ -45,6 +49,7 @@ fn weights(f: Family) -> &'static [(Kind, u32)] {
             (Loop, 1),
             (SeqSwap, 1),
             (LocalSeq, 1),
+            (DataState, 2),
         ],
         _ => &[
             (Compound, 10),
@@ -55,6 +60,7 @@ fn weights(f: Family) -> &'static [(Kind, u32)] {
             (Swap, 1),
             (State, 1),
             (Shadow, 1),
+            (DataState, 2),
         ],
     }
 }
@@ -86,7 +92,17 @@ impl Gen<'_> {
     /// One statement (or a few that belong together) of the family's mix.
     pub fn stmt(&mut self) -> Option<Vec<Line>> {
         let table = weights(self.fam);
-        let w: Vec<u32> = table.iter().map(|k| k.1).collect();
+        let on = self.data_states;
+        let w: Vec<u32> = table
+            .iter()
+            .map(|k| {
+                if matches!(k.0, DataState) && !on {
+                    0
+                } else {
+                    k.1
+                }
+            })
+            .collect();
         match table[self.weighted(&w)].0 {
             Compound => self.compound().map(|l| vec![l]),
             Temp => self.temp(),
@@ -100,6 +116,7 @@ impl Gen<'_> {
             SeqSwap => self.seq_swap(),
             LocalSeq if self.depth == 0 => self.local_seq(),
             Shadow => self.shadow(),
+            DataState => self.data_state(),
             _ => self.compound().map(|l| vec![l]),
         }
     }
@@ -320,6 +337,65 @@ impl Gen<'_> {
                 ann: None,
                 init: Init::Ex(e),
             },
+            tags: vec![tag],
+        }])
+    }
+
+    /// A data local updated in place, a scale for products and `*=` (a counter, a decay
+    /// rate): `let mut k = 1.0;`, then `k += 1.0;`, `k *= 0.9;`, `k = 0.5 * k + 0.1;`.
+    pub fn data_state(&mut self) -> Option<Vec<Line>> {
+        let ks =
+            self.find(|b| b.data && b.mutable && b.kind == BKind::F64 && b.name.starts_with('k'));
+        if ks.is_empty() || self.depth == 0 && self.chance(0.25) {
+            if self.depth > 0 {
+                return None;
+            }
+            let name = self.fresh("k");
+            let (s, v) = self.pick(&[("1.0", 1.0), ("0.5", 0.5), ("2.0", 2.0), ("0.1", 0.1)]);
+            let ann = self.chance(0.5).then(|| "f64".to_string());
+            self.add(Bind {
+                mutable: true,
+                data: true,
+                frozen: true,
+                typed: ann.is_some(),
+                ..Gen::bind(&name, BKind::F64)
+            });
+            let tag = self.tag("data-state");
+            let init = Init::Ex(Ex::Lit(s, v));
+            let st = St::Let {
+                name,
+                mutable: true,
+                ann,
+                init,
+            };
+            return Some(vec![Line {
+                st,
+                tags: vec![tag],
+            }]);
+        }
+        let k = self.pick(&ks).name;
+        let ke = Ex::name(&k);
+        let (op, rhs) = match self.weighted(&[3, 3, 2, 1]) {
+            0 => ("+=", self.pick(&[Ex::lit("1.0", 1.0), Ex::lit("0.5", 0.5)])),
+            1 => (
+                "*=",
+                self.pick(&[
+                    Ex::lit("0.9", 0.9),
+                    Ex::lit("0.5", 0.5),
+                    Ex::lit("1.5", 1.5),
+                ]),
+            ),
+            2 => (
+                "=",
+                Ex::lit("0.5", 0.5)
+                    .bin('*', ke)
+                    .bin('+', Ex::lit("0.1", 0.1)),
+            ),
+            _ => ("-=", Ex::lit("0.25", 0.25)),
+        };
+        let tag = self.tag("data-state-update");
+        Some(vec![Line {
+            st: St::Assign(Place::Name(k), op, rhs),
             tags: vec![tag],
         }])
     }
