@@ -179,6 +179,9 @@ impl Gen<'_> {
 
     /// A constant or data divisor away from zero: `2.0`, `(k as f64 + 1.0)`.
     fn divisor(&mut self) -> Ex {
+        if let Some(k) = self.data_local(0.4) {
+            return k;
+        }
         let us = self.usizes();
         if !us.is_empty() && self.chance(0.3) {
             let k = Ex::Cast(Ix::Name(self.pick(&us).name));
@@ -186,6 +189,23 @@ impl Gen<'_> {
         }
         let (s, v) = self.pick(&[("2.0", 2.0), ("4.0", 4.0), ("10.0", 10.0), ("3.0", 3.0)]);
         Ex::Lit(s, v)
+    }
+
+    /// The data locals updated in place (`--data-states`; none otherwise).
+    fn data_locals(&self) -> Vec<Bind> {
+        if !self.data_states {
+            return Vec::new();
+        }
+        self.find(|b| b.data && b.mutable && b.kind == BKind::F64 && b.name.starts_with('k'))
+    }
+
+    /// With probability `p`, one of the data locals (a divisor: they stay positive).
+    fn data_local(&mut self, p: f64) -> Option<Ex> {
+        let ks = self.data_locals();
+        if ks.is_empty() || !self.chance(p) {
+            return None;
+        }
+        Some(Ex::Name(self.pick(&ks).name))
     }
 
     /// A product of `n` (2 to 4) factors, constants and data in any position, at least
@@ -258,7 +278,13 @@ impl Gen<'_> {
 
     /// A factor for `*=`: `(0.9 + 0.1 * w)`, `0.5`, `w.cos()`, `c`, `k as f64 * w`.
     pub fn mul_factor(&mut self) -> Ex {
-        match self.weighted(&[3, 2, 1, 2, 1]) {
+        // (With data states off, the last weight is 0 and the draws are those without it.)
+        let ks = !self.data_locals().is_empty() as u32;
+        match self.weighted(&[3, 2, 1, 2, 1, 3 * ks]) {
+            5 => {
+                let k = self.pick(&self.data_locals());
+                Ex::Name(k.name)
+            }
             0 => {
                 let w = self.operand();
                 let c1 = self.coef();

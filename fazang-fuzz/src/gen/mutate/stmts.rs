@@ -341,8 +341,9 @@ impl Gen<'_> {
         }])
     }
 
-    /// A data local updated in place, a scale for products and `*=` (a counter, a decay
-    /// rate): `let mut k = 1.0;`, then `k += 1.0;`, `k *= 0.9;`, `k = 0.5 * k + 0.1;`.
+    /// A data local updated in place, a scale for products, `*=` and `/=` (a counter, a
+    /// decay rate): `let mut k = 1.0;`, then `k += 1.0;`, `k *= 0.9;`, `k = 0.5 * k + 0.1;`,
+    /// `k /= 2.0;` (it stays positive: a divisor).
     pub fn data_state(&mut self) -> Option<Vec<Line>> {
         let ks =
             self.find(|b| b.data && b.mutable && b.kind == BKind::F64 && b.name.starts_with('k'));
@@ -391,7 +392,7 @@ impl Gen<'_> {
                     .bin('*', ke)
                     .bin('+', Ex::lit("0.1", 0.1)),
             ),
-            _ => ("-=", Ex::lit("0.25", 0.25)),
+            _ => ("/=", Ex::lit("2.0", 2.0)),
         };
         let tag = self.tag("data-state-update");
         Some(vec![Line {
