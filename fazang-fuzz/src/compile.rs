@@ -2,6 +2,10 @@
 //! attribute each error to a body (by the file of its span) and a half (`plain`, `ad`,
 //! `check`, by line), drop the failing bodies and build again until the rest compiles;
 //! then run the checks, restarting after a body that crashes the process.
+//!
+//! The build runs with `FAZANG_MACRO_DEBUG=1`, under which the macro states for each
+//! function whether its `_grad` is adjoint code or the tape (and why): [`verdicts`] reads
+//! those lines back, one per body, for the adjoint coverage.
 
 use crate::emit::{self, Emitted, Region};
 use serde_json::Value;
@@ -40,10 +44,22 @@ pub struct Builder {
     pub timeout: Duration,
 }
 
+/// What the macro made of a body's `_grad`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GradPath {
+    /// Adjoint code.
+    Adjoint,
+    /// The tape, for this reason (the macro's words).
+    Tape(String),
+}
+
 /// The outcome of building a batch.
 pub struct Built {
     /// Bodies that compiled.
     pub live: Vec<String>,
+    /// The path of each live body's `_grad`, when the macro's debug output could be read
+    /// (one verdict per live body, in order).
+    pub paths: Option<BTreeMap<String, GradPath>>,
     /// Bodies that did not, with their first error.
     pub failed: BTreeMap<String, CompileFailure>,
     /// Errors no body could be blamed for (the batch was given up).
@@ -80,14 +96,16 @@ impl Builder {
         std::fs::write(src.join("main.rs"), emit::main_rs(live))
     }
 
-    /// Run `cargo <cmd>` on the batch crate; the errors it reported.
-    fn cargo(&self, cmd: &str) -> std::io::Result<(bool, Vec<Diag>)> {
+    /// Run `cargo <cmd>` on the batch crate; the errors it reported and its stderr (where
+    /// the macro's debug lines go).
+    fn cargo(&self, cmd: &str) -> std::io::Result<(bool, Vec<Diag>, String)> {
         let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .arg(cmd)
             .arg("--message-format=json")
             .arg("--quiet")
             .env("CARGO_TARGET_DIR", &self.target)
             .env("CARGO_BUILD_JOBS", self.jobs.to_string())
+            .env("FAZANG_MACRO_DEBUG", "1")
             .current_dir(&self.dir)
             .stderr(Stdio::piped())
             .output()?;
@@ -109,37 +127,49 @@ impl Builder {
                 rendered: String::new(),
             });
         }
-        Ok((out.status.success(), diags))
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        Ok((out.status.success(), diags, stderr))
     }
 
-    /// Build `bodies`, dropping the ones that do not compile. Errors no body can be blamed
-    /// for fail the whole batch.
-    pub fn build(&self, bodies: &[Emitted]) -> std::io::Result<Built> {
-        let mut live: Vec<&str> = bodies.iter().map(|b| b.id.as_str()).collect();
+    /// Build `bodies`, dropping the ones that do not compile (a body whose check cannot
+    /// find the tape twin is emitted again without it). Errors no body can be blamed for
+    /// fail the whole batch.
+    pub fn build(&self, bodies: &mut [Emitted]) -> std::io::Result<Built> {
+        let mut live: Vec<String> = bodies.iter().map(|b| b.id.clone()).collect();
         let mut failed = BTreeMap::new();
         // `cargo build` stops before code generation when there are errors, so a failing
         // round costs what `cargo check` would, and the last round needs no second pass.
-        loop {
-            self.write(bodies, &live)?;
-            let (ok, diags) = self.cargo("build")?;
+        let stderr = loop {
+            let refs: Vec<&str> = live.iter().map(String::as_str).collect();
+            self.write(bodies, &refs)?;
+            let (ok, diags, stderr) = self.cargo("build")?;
             if ok {
-                break;
+                break stderr;
             }
+            let missing = missing_twin(bodies, &diags);
             let blamed = attribute(bodies, &diags);
             if blamed.is_empty() {
                 return Ok(Built {
                     live: Vec::new(),
+                    paths: None,
                     failed,
                     unblamed: diags,
                 });
             }
             for (id, f) in blamed {
-                live.retain(|l| *l != id);
-                failed.insert(id, f);
+                match bodies.iter_mut().find(|b| b.id == id) {
+                    Some(b) if missing.contains(&id) && b.twin => b.drop_twin(),
+                    _ => {
+                        live.retain(|l| *l != id);
+                        failed.insert(id, f);
+                    }
+                }
             }
-        }
+        };
+        let paths = verdicts(&stderr, &live);
         Ok(Built {
-            live: live.iter().map(|s| s.to_string()).collect(),
+            live,
+            paths,
             failed,
             unblamed: Vec::new(),
         })
@@ -201,6 +231,45 @@ impl Builder {
         let lines = reader.join().unwrap_or_default();
         Ok((lines, status.is_some_and(|s| s.success())))
     }
+}
+
+/// Bodies whose first error in their check is that `ad::__f_grad_tape` does not exist.
+fn missing_twin(bodies: &[Emitted], diags: &[Diag]) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in diags {
+        let Some((id, line)) = &d.at else { continue };
+        let Some(b) = bodies.iter().find(|b| &b.id == id) else {
+            continue;
+        };
+        if b.region(*line) == Region::Check && b.line(*line).contains("__f_grad_tape") {
+            out.push(id.clone());
+        }
+    }
+    out
+}
+
+/// The macro's verdict on each live body's `f`, from its `FAZANG_MACRO_DEBUG` lines
+/// (`#[differentiate] f: adjoint code`, `#[differentiate] f: tape; adjoint code lacks
+/// ..`), in the order rustc expands the bodies: that of `main.rs`, the order of `live`.
+/// `None` unless there is exactly one verdict per live body.
+pub fn verdicts(stderr: &str, live: &[String]) -> Option<BTreeMap<String, GradPath>> {
+    let found: Vec<GradPath> = stderr
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("#[differentiate] f: ")?;
+            if rest == "adjoint code" {
+                return Some(GradPath::Adjoint);
+            }
+            let why = rest.strip_prefix("tape")?;
+            let why = why.trim_start_matches(';').trim();
+            Some(GradPath::Tape(
+                why.strip_prefix("adjoint code lacks ")
+                    .unwrap_or(why)
+                    .to_string(),
+            ))
+        })
+        .collect();
+    (found.len() == live.len()).then(|| live.iter().cloned().zip(found).collect())
 }
 
 /// `START\tid\tindex` as `(id, index)`.
@@ -287,4 +356,24 @@ fn attribute(bodies: &[Emitted], diags: &[Diag]) -> BTreeMap<String, CompileFail
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{verdicts, GradPath};
+
+    #[test]
+    fn verdicts_are_read_in_order_and_only_when_complete() {
+        let stderr = "#[differentiate] h0: adjoint code\n\
+                      #[differentiate] f:\nlet x = ..;\n\
+                      #[differentiate] f: tape; adjoint code lacks `loop`\n\
+                      #[differentiate] f:\n\
+                      #[differentiate] f: adjoint code\nfn body() {}\n";
+        let live = vec!["b00001".to_string(), "b00004".to_string()];
+        let v = verdicts(stderr, &live).expect("one verdict per body");
+        assert_eq!(v["b00001"], GradPath::Tape("`loop`".into()));
+        assert_eq!(v["b00004"], GradPath::Adjoint);
+        assert!(verdicts(stderr, &live[..1]).is_none());
+        assert!(verdicts("", &live).is_none());
+    }
 }

@@ -2,6 +2,9 @@
 //! the same text twice, in `mod plain` (no attribute) and in `mod ad` (under
 //! `#[differentiate]`), and a `check` function that evaluates both at random points through
 //! the harness. Line ranges are kept so compiler errors map back to a body and a half.
+//!
+//! The check calls the hidden tape twin `__f_grad_tape` while the macro generates one; a
+//! body whose check cannot find it is emitted again without it ([`Emitted::drop_twin`]).
 
 use crate::gen::{Body, Func, PKind, Param};
 use std::fmt::Write as _;
@@ -23,6 +26,10 @@ pub struct Emitted {
     pub regions: Vec<(usize, usize, Region)>,
     /// The construct tags of each line (index 0 is line 1).
     pub line_tags: Vec<Vec<String>>,
+    /// The check compares `_grad` with the tape twin `__f_grad_tape`.
+    pub twin: bool,
+    seed: u64,
+    points: usize,
 }
 
 impl Emitted {
@@ -32,6 +39,13 @@ impl Emitted {
             .iter()
             .find(|(a, b, _)| (*a..=*b).contains(&line))
             .map_or(Region::Check, |r| r.2)
+    }
+
+    /// Render again with a check that does not call the tape twin (the macro generated
+    /// none for this body).
+    pub fn drop_twin(&mut self) {
+        let body = self.body.clone();
+        *self = render(&self.id, self.seed, body, self.points, false);
     }
 
     /// The text of 1-based line `line`, trimmed.
@@ -77,12 +91,17 @@ impl Writer {
 
 /// Render body `id` (`points` random points per check).
 pub fn emit(id: &str, seed: u64, body: Body, points: usize) -> Emitted {
+    render(id, seed, body, points, true)
+}
+
+fn render(id: &str, seed: u64, body: Body, points: usize, twin: bool) -> Emitted {
     let mut w = Writer {
         text: String::new(),
         tags: Vec::new(),
     };
     let tags: Vec<&str> = body.tags.iter().map(String::as_str).collect();
     w.plain(&format!("// {id}: generated from seed {seed}"));
+    w.plain(&format!("// family: {}", body.family.name()));
     w.plain(&format!("// constructs: {}", tags.join(" ")));
     let mut regions = Vec::new();
     for (region, name, annotate) in [(Region::Plain, "plain", false), (Region::Ad, "ad", true)] {
@@ -99,7 +118,7 @@ pub fn emit(id: &str, seed: u64, body: Body, points: usize) -> Emitted {
         regions.push((start, w.line_no(), region));
     }
     let start = w.line_no() + 1;
-    w.plain(&check_fn(&body, points));
+    w.plain(&check_fn(&body, points, twin));
     regions.push((start, w.line_no(), Region::Check));
     Emitted {
         id: id.to_string(),
@@ -107,11 +126,14 @@ pub fn emit(id: &str, seed: u64, body: Body, points: usize) -> Emitted {
         text: w.text,
         regions,
         line_tags: w.tags,
+        twin,
+        seed,
+        points,
     }
 }
 
-/// The `check` function: draw inputs, call the three versions, hand them to the harness.
-fn check_fn(body: &Body, points: usize) -> String {
+/// The `check` function: draw inputs, call the versions, hand them to the harness.
+fn check_fn(body: &Body, points: usize, twin: bool) -> String {
     let mut s = String::new();
     let n: usize = body
         .params
@@ -120,7 +142,7 @@ fn check_fn(body: &Body, points: usize) -> String {
         .map(Param::flat_len)
         .sum();
     s.push_str("pub fn check(h: &mut crate::harness::Harness) {\n");
-    s.push_str("    use crate::harness::{GradOutcome, Outcome};\n");
+    s.push_str("    use crate::harness::{GradOutcome, JvpOutcome, Outcome};\n");
     let _ = writeln!(s, "    for _ in 0..{points} {{");
     let _ = writeln!(s, "        let p = h.vec({n});");
     let mut args = Vec::new();
@@ -136,22 +158,35 @@ fn check_fn(body: &Body, points: usize) -> String {
         }
     }
     let args = args.join(", ");
+    let closures = [
+        ("plain_f", "|p: &[f64]| plain::f({a}).outcome()"),
+        ("ad_f", "|p: &[f64]| ad::f({a}).outcome()"),
+        ("grad_f", "|p: &[f64]| ad::f_grad({a}).grad_outcome()"),
+        // The same gradient on the tape: the adjoint code must agree with it (issue 10).
+        (
+            "tape_f",
+            "|p: &[f64]| ad::__f_grad_tape({a}).grad_outcome()",
+        ),
+        (
+            "jvp_f",
+            "|p: &[f64], dir: &[f64]| ad::f_jvp({a}, dir).jvp_outcome()",
+        ),
+    ];
+    for (name, code) in closures {
+        if name != "tape_f" || twin {
+            let _ = writeln!(s, "        let {name} = {};", code.replace("{a}", &args));
+        }
+    }
+    let tape = if twin { "Some(&tape_f)" } else { "None" };
+    s.push_str("        let fns = crate::harness::Fns {\n");
+    s.push_str(
+        "            plain: &plain_f,\n            ad: &ad_f,\n            grad: &grad_f,\n",
+    );
     let _ = writeln!(
         s,
-        "        let plain_f = |p: &[f64]| plain::f({args}).outcome();"
+        "            tape: {tape},\n            jvp: &jvp_f,\n        }};"
     );
-    let _ = writeln!(s, "        let ad_f = |p: &[f64]| ad::f({args}).outcome();");
-    let _ = writeln!(
-        s,
-        "        let grad_f = |p: &[f64]| ad::f_grad({args}).grad_outcome();"
-    );
-    // The same gradient on the tape: the adjoint code must agree with it (issue 10).
-    let _ = writeln!(
-        s,
-        "        let tape_f = |p: &[f64]| ad::__f_grad_tape({args}).grad_outcome();"
-    );
-    s.push_str("        h.point(&p, &plain_f, &ad_f, &grad_f);\n");
-    s.push_str("        h.paths(&p, &grad_f, &tape_f);\n    }\n}\n");
+    s.push_str("        h.point(&p, &fns);\n    }\n}\n");
     s
 }
 

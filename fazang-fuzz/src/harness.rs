@@ -3,14 +3,19 @@
 //! compiled so that clippy sees it and its unit tests run).
 //!
 //! For each body the generated `check` function draws points and calls [`Harness::point`]
-//! with three closures over the flattened active inputs: the plain function, the
-//! `#[differentiate]` primal and its `_grad`. A point compares
+//! with closures over the flattened active inputs ([`Fns`]): the plain function, the
+//! `#[differentiate]` primal, its `_grad`, the hidden tape twin `__f_grad_tape` (when the
+//! macro generated one) and `_jvp`. A point compares
 //! - the primal, bit for bit (`Err` messages must be equal too; NaN equals NaN by bits);
 //! - the value `_grad` returns, bit for bit with the plain function;
 //! - each partial derivative against central finite differences of the *plain* function
 //!   with Richardson extrapolation, at two base steps. Where the two extrapolations
 //!   disagree, the function is not smooth near the point (a branch flips, a kink, a jump)
-//!   and the partial is skipped rather than reported.
+//!   and the partial is skipped rather than reported;
+//! - `_grad` with the tape twin, value and every partial, to rounding (`paths`): the
+//!   adjoint code against the tape, at every point, smooth or not;
+//! - `_jvp` along each unit vector with the reverse-mode partials (`jvp`: forward mode
+//!   disagrees with `_grad` and with the tape twin), and its value with the primal.
 //!
 //! Results are printed one line each (`START`, `FAIL`, `BODY`), read by the driver.
 
@@ -115,6 +120,41 @@ pub type PrimalFn<'a> = dyn Fn(&[f64]) -> Result<f64, String> + 'a;
 /// `_grad` over the flattened active inputs: value and flattened gradient.
 pub type GradFn<'a> = dyn Fn(&[f64]) -> Result<(f64, Vec<f64>), String> + 'a;
 
+/// `_jvp` over the flattened active inputs and a direction: value and derivative.
+pub type JvpFn<'a> = dyn Fn(&[f64], &[f64]) -> Result<(f64, f64), String> + 'a;
+
+/// What `_jvp` returns: `(value, derivative)` or `Result<(value, derivative), String>`.
+pub trait JvpOutcome {
+    /// The value and the directional derivative, or the body's `Err` message.
+    fn jvp_outcome(self) -> Result<(f64, f64), String>;
+}
+
+impl JvpOutcome for (f64, f64) {
+    fn jvp_outcome(self) -> Result<(f64, f64), String> {
+        Ok(self)
+    }
+}
+
+impl JvpOutcome for Result<(f64, f64), String> {
+    fn jvp_outcome(self) -> Result<(f64, f64), String> {
+        self
+    }
+}
+
+/// The versions of one body a point compares, over the flattened active inputs.
+pub struct Fns<'a> {
+    /// The function without the attribute.
+    pub plain: &'a PrimalFn<'a>,
+    /// The `#[differentiate]` primal.
+    pub ad: &'a PrimalFn<'a>,
+    /// `_grad` (adjoint code or the tape, as the macro chose).
+    pub grad: &'a GradFn<'a>,
+    /// The hidden tape twin `__f_grad_tape`, when the macro generated one.
+    pub tape: Option<&'a GradFn<'a>>,
+    /// `_jvp`.
+    pub jvp: &'a JvpFn<'a>,
+}
+
 /// A body's name and its generated `check` function.
 pub type Check = (&'static str, fn(&mut Harness));
 
@@ -125,6 +165,10 @@ pub struct Harness {
     checked: usize,
     skipped: usize,
     nonfinite: usize,
+    /// Points where `_grad` was compared with the tape twin.
+    paths: usize,
+    /// Directional derivatives of `_jvp` compared with the reverse-mode partials.
+    jvps: usize,
     failed: bool,
 }
 
@@ -146,6 +190,8 @@ impl Harness {
             checked: 0,
             skipped: 0,
             nonfinite: 0,
+            paths: 0,
+            jvps: 0,
             failed: false,
         }
     }
@@ -187,66 +233,119 @@ impl Harness {
 
     fn fail(&mut self, kind: &str, detail: String) {
         self.failed = true;
+        #[cfg(test)]
+        tests::KINDS.with(|k| k.borrow_mut().push(kind.to_string()));
         println!("FAIL\t{}\t{kind}\t{detail}", self.body);
     }
 
     /// Check one point `p` (the active inputs, flattened); see the module documentation.
-    pub fn point(&mut self, p: &[f64], plain: &PrimalFn<'_>, ad: &PrimalFn<'_>, grad: &GradFn<'_>) {
-        let Some(want) = self.guard("plain-panic", p, || plain(p)) else {
+    pub fn point(&mut self, p: &[f64], f: &Fns<'_>) {
+        let Some(want) = self.guard("plain-panic", p, || (f.plain)(p)) else {
             return;
         };
-        let Some(got) = self.guard("ad-panic", p, || ad(p)) else {
+        let Some(got) = self.guard("ad-panic", p, || (f.ad)(p)) else {
             return;
         };
         if !same(&want, &got) {
             self.fail("primal", format!("p={p:?} plain={want:?} ad={got:?}"));
         }
-        let Some(g) = self.guard("grad-panic", p, || grad(p)) else {
+        let Some(g) = self.guard("grad-panic", p, || (f.grad)(p)) else {
             return;
         };
+        let tape = f.tape.and_then(|t| self.guard("tape-panic", p, || t(p)));
+        if let Some(t) = &tape {
+            self.paths(p, &g, t);
+        }
         let (gv, g) = match (&want, g) {
             (Ok(_), Ok((v, g))) => (v, g),
-            (Err(_), Err(_)) => return,
+            (Err(_), Err(_)) => return self.jvp_errors(p, &want, f),
             (_, g) => {
                 let g = g.map(|(v, _)| v);
                 return self.fail("grad-value", format!("p={p:?} plain={want:?} grad={g:?}"));
             }
         };
-        let value = want.unwrap_or(f64::NAN);
+        let value = want.clone().unwrap_or(f64::NAN);
         if value.to_bits() != gv.to_bits() {
             self.fail("grad-value", format!("p={p:?} plain={value:?} grad={gv:?}"));
-        }
-        if !value.is_finite() {
-            self.nonfinite += 1;
-            return;
         }
         if g.len() != p.len() {
             let detail = format!("p={p:?} expected {} partials, got {g:?}", p.len());
             return self.fail("grad-shape", detail);
         }
-        self.compare_partials(p, plain, &g);
+        let tape_g = tape.and_then(|t| t.ok()).map(|(_, g)| g);
+        self.jvps(p, value, &g, tape_g.as_deref(), f);
+        if !value.is_finite() {
+            self.nonfinite += 1;
+            return;
+        }
+        self.compare_partials(p, f.plain, &g);
     }
 
-    /// The two paths of `_grad`, adjoint code and tape, agree to rounding.
-    pub fn paths(&mut self, p: &[f64], grad: &GradFn<'_>, tape: &GradFn<'_>) {
-        let Some(Ok((v, g))) = self.guard("grad-panic", p, || grad(p)) else {
-            return;
+    /// The two paths of `_grad`, adjoint code and tape, agree to rounding: the same
+    /// `Ok`/`Err`, value and partials.
+    fn paths(
+        &mut self,
+        p: &[f64],
+        g: &Result<(f64, Vec<f64>), String>,
+        t: &Result<(f64, Vec<f64>), String>,
+    ) {
+        self.paths += 1;
+        let agree = match (g, t) {
+            (Ok((v, g)), Ok((vt, gt))) => {
+                close(*v, *vt)
+                    && g.len() == gt.len()
+                    && g.iter().zip(gt).all(|(a, b)| close(*a, *b))
+            }
+            (Err(a), Err(b)) => a == b,
+            _ => false,
         };
-        let Some(Ok((vt, gt))) = self.guard("tape-panic", p, || tape(p)) else {
-            return;
-        };
-        // Both NaN (whatever the payload's sign) or equal infinities agree too: the
-        // gradient check reports a NaN partial itself.
-        let close = |a: f64, b: f64| {
-            a == b
-                || (a.is_nan() && b.is_nan())
-                || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
-        };
-        let agree =
-            close(v, vt) && g.len() == gt.len() && g.iter().zip(&gt).all(|(a, b)| close(*a, *b));
         if !agree {
-            let detail = format!("p={p:?} adjoint=({v:?}, {g:?}) tape=({vt:?}, {gt:?})");
-            self.fail("paths", detail);
+            self.fail("paths", format!("p={p:?} adjoint={g:?} tape={t:?}"));
+        }
+    }
+
+    /// `_jvp` along each unit vector: its value is the primal's, its derivative agrees
+    /// with `_grad`'s partial or the tape twin's (forward mode against reverse mode).
+    fn jvps(&mut self, p: &[f64], value: f64, g: &[f64], tape: Option<&[f64]>, f: &Fns<'_>) {
+        let mut dir = vec![0.0; p.len()];
+        for j in 0..p.len() {
+            dir[j] = 1.0;
+            let r = self.guard("jvp-panic", p, || (f.jvp)(p, &dir));
+            dir[j] = 0.0;
+            let Some(r) = r else { return };
+            let (v, d) = match r {
+                Ok(vd) => vd,
+                Err(e) => {
+                    return self.fail(
+                        "jvp-value",
+                        format!("p={p:?} plain={value:?} jvp=Err({e:?})"),
+                    )
+                }
+            };
+            if !close(v, value) {
+                return self.fail("jvp-value", format!("p={p:?} plain={value:?} jvp={v:?}"));
+            }
+            self.jvps += 1;
+            let by_tape = tape.is_some_and(|t| t.len() == g.len() && close(d, t[j]));
+            if !close(d, g[j]) && !by_tape {
+                let t = tape.map(|t| t[j]);
+                let detail = format!("p={p:?} index={j} jvp={d:e} grad={:e} tape={t:?}", g[j]);
+                self.fail("jvp", detail);
+            }
+        }
+    }
+
+    /// Where the primal returned `Err`, `_jvp` returns the same error.
+    fn jvp_errors(&mut self, p: &[f64], want: &Result<f64, String>, f: &Fns<'_>) {
+        let mut dir = vec![0.0; p.len()];
+        if let Some(d) = dir.first_mut() {
+            *d = 1.0;
+        }
+        let Some(r) = self.guard("jvp-panic", p, || (f.jvp)(p, &dir)) else {
+            return;
+        };
+        if r.as_ref().err() != want.as_ref().err() {
+            self.fail("jvp-value", format!("p={p:?} plain={want:?} jvp={r:?}"));
         }
     }
 
@@ -285,8 +384,14 @@ impl Harness {
     /// Print the body's summary line.
     pub fn finish(&self) {
         println!(
-            "BODY\t{}\tchecked={}\tskipped={}\tnonfinite={}\tfailed={}",
-            self.body, self.checked, self.skipped, self.nonfinite, self.failed
+            "BODY\t{}\tchecked={}\tskipped={}\tnonfinite={}\tpaths={}\tjvp={}\tfailed={}",
+            self.body,
+            self.checked,
+            self.skipped,
+            self.nonfinite,
+            self.paths,
+            self.jvps,
+            self.failed
         );
     }
 }
@@ -298,6 +403,16 @@ fn same(a: &Result<f64, String>, b: &Result<f64, String>) -> bool {
         (Err(x), Err(y)) => x == y,
         _ => false,
     }
+}
+
+/// Two AD results agree to rounding: equal, within 1e-9 relative, or both not finite (a
+/// derivative that overflows in one mode overflows in the other, as `inf` or as NaN from
+/// `inf * 0`; its value means nothing, and the finite-difference check reports a
+/// non-finite partial where the function is smooth).
+pub fn close(a: f64, b: f64) -> bool {
+    a == b
+        || (!a.is_finite() && !b.is_finite())
+        || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 
 /// Whether an AD partial agrees with the reference `r` (error bound `err`).
@@ -356,62 +471,4 @@ pub fn run(bodies: &[Check], start: usize, seed: u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn smooth(p: &[f64]) -> Result<f64, String> {
-        Ok((p[0] * p[1]).sin() + p[1].exp() * 3.0)
-    }
-
-    #[test]
-    fn reference_matches_closed_form() {
-        let p = [0.7_f64, -1.2];
-        let want = [
-            p[1] * (p[0] * p[1]).cos(),
-            p[0] * (p[0] * p[1]).cos() + 3.0 * p[1].exp(),
-        ];
-        for (j, w) in want.iter().enumerate() {
-            let Reference::Smooth(r, err) = reference(&smooth, &p, j) else {
-                panic!("smooth function reported as not smooth");
-            };
-            assert!((r - w).abs() < 1e-9, "{r} vs {w}");
-            assert!(err < 1e-7, "error bound {err}");
-            assert!(agrees(*w, r, err));
-            assert!(!agrees(w * (1.0 + 1e-4), r, err));
-        }
-    }
-
-    #[test]
-    fn kinks_and_jumps_are_skipped() {
-        let kink = |p: &[f64]| Ok((p[0] - 0.0002).abs());
-        assert_eq!(reference(&kink, &[0.0], 0), Reference::NotSmooth);
-        let jump = |p: &[f64]| Ok(if p[0] > 0.0005 { 1.0 } else { 0.0 } + p[0]);
-        assert_eq!(reference(&jump, &[0.0], 0), Reference::NotSmooth);
-        let away = |p: &[f64]| Ok(if p[0] > 0.5 { 1.0 } else { 0.0 } + p[0]);
-        assert!(matches!(reference(&away, &[0.0], 0), Reference::Smooth(..)));
-    }
-
-    #[test]
-    fn flatten_keeps_parameter_order() {
-        let g = (1.0, vec![2.0, 3.0], [4.0, 5.0]);
-        assert_eq!(vec_of(g), vec![1.0, 2.0, 3.0, 4.0, 5.0]);
-        let r: Result<(f64, [f64; 2]), String> = Ok((0.5, [1.0, 2.0]));
-        assert_eq!(r.grad_outcome(), Ok((0.5, vec![1.0, 2.0])));
-    }
-
-    #[test]
-    fn a_wrong_gradient_is_reported() {
-        let mut h = Harness::new("t", 1);
-        let wrong = |p: &[f64]| Ok((smooth(p)?, vec![0.0, 0.0]));
-        h.point(&[0.3, 0.4], &smooth, &smooth, &wrong);
-        assert!(h.failed);
-        let mut h = Harness::new("t", 1);
-        let right = |p: &[f64]| {
-            let c = (p[0] * p[1]).cos();
-            Ok((smooth(p)?, vec![p[1] * c, p[0] * c + 3.0 * p[1].exp()]))
-        };
-        h.point(&[0.3, 0.4], &smooth, &smooth, &right);
-        assert!(!h.failed);
-        assert_eq!(h.checked, 2);
-    }
-}
+mod tests;

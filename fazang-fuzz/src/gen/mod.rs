@@ -14,6 +14,7 @@ mod expr;
 pub mod interval;
 mod iter;
 mod methods;
+mod mutate;
 mod scope;
 mod seq;
 mod stmt;
@@ -30,6 +31,54 @@ pub struct GenConfig {
     /// Use `% rem_euclid div_euclid to_degrees to_radians copysign` and `clamp` with
     /// active bounds on active values.
     pub new_methods: bool,
+    /// The family of bodies to generate.
+    pub family: Family,
+    /// Mutation families: also data locals updated in place and used as factors
+    /// (`let mut k = 1.0; .. y *= k; k += 1.0;`), whose adjoint code is wrong today
+    /// (docs/fuzzing.md).
+    pub data_states: bool,
+}
+
+/// A family of generated bodies: the classic mix of the body language, or one of the
+/// mutation-heavy families ([`mutate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// Everything the body language allows, weighted toward what numeric programs do.
+    #[default]
+    Classic,
+    /// `let mut` values updated by compound assignments that read each other.
+    Mutate,
+    /// Time-stepping loops with loop-carried state.
+    Integrate,
+    /// Updates interleaved with swaps.
+    Swap,
+    /// Local arrays and vectors written and read.
+    Arrays,
+}
+
+impl Family {
+    pub const ALL: [Family; 5] = [
+        Family::Classic,
+        Family::Mutate,
+        Family::Integrate,
+        Family::Swap,
+        Family::Arrays,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Classic => "classic",
+            Family::Mutate => "mutate",
+            Family::Integrate => "integrate",
+            Family::Swap => "swap",
+            Family::Arrays => "arrays",
+        }
+    }
+
+    /// The family called `s`.
+    pub fn parse(s: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == s)
+    }
 }
 
 /// A parameter of the generated function and how the checker builds its argument.
@@ -113,10 +162,14 @@ pub struct Body {
     pub func: Func,
     pub params: Vec<Param>,
     pub tags: BTreeSet<String>,
+    pub family: Family,
 }
 
-/// Generate the body for `seed`.
+/// Generate the body for `seed`, of the family `cfg` asks for.
 pub fn generate(seed: u64, cfg: GenConfig) -> Body {
+    if cfg.family != Family::Classic {
+        return mutate::generate(seed, cfg);
+    }
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut helpers = Vec::new();
     let mut funcs = Vec::new();
@@ -160,6 +213,7 @@ pub fn generate(seed: u64, cfg: GenConfig) -> Body {
         func,
         params,
         tags,
+        family: Family::Classic,
     }
 }
 

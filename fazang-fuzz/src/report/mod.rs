@@ -1,22 +1,40 @@
 //! Collecting outcomes over all batches, writing failing bodies to disk, printing the
-//! summary and deciding the exit status (the gate).
+//! summary (with figures per family, [`families`]) and deciding the exit status
+//! ([`gate`]).
 
-use crate::compile::{CompileFailure, Diag, RunOutput};
+mod families;
+mod gate;
+
+use crate::compile::{Built, CompileFailure, Diag, RunOutput};
 use crate::emit::{Emitted, Region};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::gen::Family;
+use families::FamStats;
+pub use gate::{parse_min_adjoint, Gate, MacroGate};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Which macro compile failures fail the run.
-#[derive(Clone, Debug)]
-pub enum MacroGate {
-    /// None (only wrong results and generator bugs fail).
-    Allow,
-    /// Every failure that is not a documented refusal.
-    Deny,
-    /// Failures whose error line uses only these constructs (tags).
-    MustPass(BTreeSet<String>),
-}
+/// Runtime failure kinds, grouped as the summary prints them. Every kind fails the gate,
+/// these and any other.
+const KINDS: &[(&str, &[&str])] = &[
+    (
+        "primal not bit-identical",
+        &["primal", "grad-value", "ad-panic"],
+    ),
+    (
+        "gradients disagreeing with reference",
+        &["gradient", "grad-shape", "grad-panic"],
+    ),
+    (
+        "adjoint code disagreeing with the tape",
+        &["paths", "tape-panic"],
+    ),
+    (
+        "_jvp disagreeing with reverse mode",
+        &["jvp", "jvp-value", "jvp-panic"],
+    ),
+    ("plain function panicked (generator bug)", &["plain-panic"]),
+];
 
 /// Messages of the macro's own refusals (`compile_error!`, no error code) contain one of
 /// these; everything else is a failure of the macro.
@@ -54,6 +72,7 @@ pub struct Report {
     points: [usize; 3],
     unverified: usize,
     tag_bodies: BTreeMap<String, (usize, usize)>,
+    fams: BTreeMap<Family, FamStats>,
     out: PathBuf,
 }
 
@@ -80,16 +99,46 @@ impl Report {
         std::fs::write(self.out.join(format!("{}-{what}.rs", b.id)), s)
     }
 
-    /// Record one batch: its compile failures, errors blamed on no body, and run output.
+    /// Record one batch: its compile failures, errors blamed on no body, the macro's
+    /// verdicts, and the run output.
     pub fn batch(
         &mut self,
         bodies: &[Emitted],
-        failed: &BTreeMap<String, CompileFailure>,
-        batch_errors: Vec<Diag>,
+        built: Built,
         run: &RunOutput,
     ) -> std::io::Result<()> {
+        let Built {
+            live,
+            paths,
+            failed,
+            unblamed,
+        } = built;
         self.bodies += bodies.len();
-        self.batch_errors.extend(batch_errors);
+        self.batch_errors.extend(unblamed);
+        for b in bodies {
+            let fam = self.fams.entry(b.body.family).or_default();
+            fam.bodies += 1;
+            if live.contains(&b.id) {
+                fam.verdict(paths.as_ref().and_then(|p| p.get(&b.id)));
+            }
+        }
+        self.compile_failures(bodies, &failed)?;
+        self.runtime_lines(bodies, run)
+    }
+
+    fn fam(&mut self, bodies: &[Emitted], id: &str) -> &mut FamStats {
+        let f = bodies
+            .iter()
+            .find(|b| b.id == id)
+            .map_or(Family::Classic, |b| b.body.family);
+        self.fams.entry(f).or_default()
+    }
+
+    fn compile_failures(
+        &mut self,
+        bodies: &[Emitted],
+        failed: &BTreeMap<String, CompileFailure>,
+    ) -> std::io::Result<()> {
         for b in bodies {
             let bad = failed.get(&b.id).is_some_and(|f| f.region != Region::Plain);
             for t in &b.body.tags {
@@ -100,6 +149,7 @@ impl Report {
             let Some(f) = failed.get(&b.id) else { continue };
             let detail = format!("{}\n\n{}", f.first.message, f.first.rendered);
             if f.region == Region::Plain {
+                self.fam(bodies, &b.id).plain += 1;
                 self.save(b, "plain", &detail)?;
                 self.plain
                     .push((b.id.clone(), f.clone(), b.line(f.line).to_string()));
@@ -110,6 +160,12 @@ impl Report {
                 && REFUSAL_MARKERS.iter().any(|m| f.first.message.contains(m)))
                 || plain_helper_limit(&f.first, &tags);
             self.save(b, if refusal { "refused" } else { "macro" }, &detail)?;
+            let fam = self.fam(bodies, &b.id);
+            if refusal {
+                fam.refused += 1;
+            } else {
+                fam.macro_other += 1;
+            }
             let region = if f.region == Region::Check {
                 "check: "
             } else {
@@ -125,7 +181,7 @@ impl Report {
                 message: f.first.message.clone(),
             });
         }
-        self.runtime_lines(bodies, run)
+        Ok(())
     }
 
     fn runtime_lines(&mut self, bodies: &[Emitted], run: &RunOutput) -> std::io::Result<()> {
@@ -140,19 +196,26 @@ impl Report {
                     }
                     per_body.entry(id.to_string()).or_default().push(l.clone());
                 }
-                ["BODY", _, checked, skipped, nonfinite, _] => {
+                ["BODY", id, fields @ ..] => {
                     self.ran += 1;
-                    let n = |s: &str| {
-                        s.split('=')
-                            .nth(1)
+                    let n = |key: &str| -> usize {
+                        fields
+                            .iter()
+                            .find_map(|f| f.strip_prefix(key)?.strip_prefix('='))
                             .and_then(|v| v.parse().ok())
                             .unwrap_or(0)
                     };
-                    let c: usize = n(checked);
+                    let c = n("checked");
                     self.points[0] += c;
-                    self.points[1] += n(skipped);
-                    self.points[2] += n(nonfinite);
+                    self.points[1] += n("skipped");
+                    self.points[2] += n("nonfinite");
                     self.unverified += (c == 0) as usize;
+                    let (paths, jvps) = (n("paths"), n("jvp"));
+                    let fam = self.fam(bodies, id);
+                    fam.ran += 1;
+                    fam.partials += c;
+                    fam.paths += paths;
+                    fam.jvps += jvps;
                 }
                 _ => {}
             }
@@ -165,6 +228,7 @@ impl Report {
                 .push("the process ended in this body".into());
         }
         for (id, lines) in per_body {
+            self.fam(bodies, &id).wrong += 1;
             if let Some(b) = bodies.iter().find(|b| b.id == id) {
                 self.save(b, "wrong", &lines.join("\n"))?;
             }
@@ -180,13 +244,52 @@ impl Report {
     }
 
     /// Print the summary; `true` if the gate passes.
-    pub fn print(&self, gate: &MacroGate, secs: [f64; 3]) -> bool {
-        let refused = self.macro_.iter().filter(|m| m.refusal).count();
-        let macro_other = self.macro_.len() - refused;
-        let primal = self.count(&["primal", "grad-value", "ad-panic"]);
-        let gradient = self.count(&["gradient", "grad-shape", "grad-panic"]);
-        let plain_panics = self.count(&["plain-panic"]);
+    pub fn print(&self, gate: &Gate, secs: [f64; 3]) -> bool {
         println!("\n== fazang-fuzz summary ==");
+        self.print_compile();
+        println!("bodies run:                            {}", self.ran);
+        println!(
+            "partials checked: {}, skipped as not smooth: {}, points not finite: {}, bodies with no partial checked: {}",
+            self.points[0], self.points[1], self.points[2], self.unverified
+        );
+        for (label, kinds) in KINDS {
+            println!("{:<41}{}", format!("{label}:"), self.count(kinds));
+        }
+        let known: Vec<&str> = KINDS.iter().flat_map(|k| k.1.iter().copied()).collect();
+        let other: Vec<&str> = self
+            .runtime
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !known.contains(k))
+            .collect();
+        if !other.is_empty() {
+            println!(
+                "other failures at run time:            {}",
+                self.count(&other)
+            );
+        }
+        println!(
+            "{:<41}{}",
+            "process crashed or timed out in:",
+            self.crashed.len()
+        );
+        for (kind, list) in &self.runtime {
+            for (id, d) in list.iter().take(3) {
+                println!("    {kind} {id}: {}", truncate(d, 300));
+            }
+        }
+        self.tag_table();
+        families::print(&self.fams);
+        println!(
+            "time: generate {:.1} s, compile {:.1} s, run {:.1} s",
+            secs[0], secs[1], secs[2]
+        );
+        println!("failing bodies written to {}", self.out.display());
+        self.decide(gate)
+    }
+
+    fn print_compile(&self) {
+        let refused = self.macro_.iter().filter(|m| m.refusal).count();
         println!("bodies generated:                      {}", self.bodies);
         println!(
             "fail to compile plain (generator bug): {}",
@@ -201,7 +304,10 @@ impl Report {
         );
         println!("    documented refusals:               {refused}");
         self.categories(true);
-        println!("    other failures:                    {macro_other}");
+        println!(
+            "    other failures:                    {}",
+            self.macro_.len() - refused
+        );
         self.categories(false);
         if !self.batch_errors.is_empty() {
             println!(
@@ -212,44 +318,47 @@ impl Report {
                 println!("    {}", d.message.lines().next().unwrap_or(""));
             }
         }
-        println!("bodies run:                            {}", self.ran);
-        println!(
-            "partials checked: {}, skipped as not smooth: {}, points not finite: {}, bodies with no partial checked: {}",
-            self.points[0], self.points[1], self.points[2], self.unverified
-        );
-        println!("primal not bit-identical:              {primal}");
-        println!("gradients disagreeing with reference:  {gradient}");
-        println!("plain function panicked (generator bug): {plain_panics}");
-        println!(
-            "process crashed or timed out in:       {}",
-            self.crashed.len()
-        );
-        for (kind, list) in &self.runtime {
-            for (id, d) in list.iter().take(3) {
-                println!("    {kind} {id}: {}", truncate(d, 300));
-            }
+    }
+
+    /// The exit status: no wrong result of any kind, no generator bug, no macro failure
+    /// the gate denies, every floor met. Prints the verdict and why.
+    fn decide(&self, gate: &Gate) -> bool {
+        let mut wrong: std::collections::BTreeSet<&str> = self
+            .runtime
+            .values()
+            .flatten()
+            .map(|(id, _)| id.as_str())
+            .collect();
+        wrong.extend(self.crashed.iter().map(String::as_str));
+        let mut why = Vec::new();
+        if !wrong.is_empty() {
+            why.push(format!("{} bodies with wrong results", wrong.len()));
         }
-        self.tag_table();
-        println!(
-            "time: generate {:.1} s, compile {:.1} s, run {:.1} s",
-            secs[0], secs[1], secs[2]
-        );
-        println!("failing bodies written to {}", self.out.display());
-        let wrong = primal + gradient + plain_panics + self.crashed.len();
+        if !self.plain.is_empty() || !self.batch_errors.is_empty() {
+            why.push("generator bugs".to_string());
+        }
         let gated = self.gated(gate);
-        let ok = wrong == 0 && self.plain.is_empty() && self.batch_errors.is_empty() && gated == 0;
+        if gated > 0 {
+            why.push(format!("{gated} macro failures"));
+        }
+        why.extend(gate.floors(&self.fams));
+        let ok = why.is_empty();
         println!(
             "gate ({}): {}",
-            gate_name(gate),
+            gate.describe(),
             if ok { "pass" } else { "FAIL" }
         );
+        for w in &why {
+            println!("    {w}");
+        }
         ok
     }
 
     /// Macro failures the gate does not allow.
-    fn gated(&self, gate: &MacroGate) -> usize {
-        let others = self.macro_.iter().filter(|m| !m.refusal);
-        match gate {
+    fn gated(&self, gate: &Gate) -> usize {
+        let known = |m: &&MacroFailure| m.line_tags.iter().any(|t| gate.known.contains(t));
+        let others = self.macro_.iter().filter(|m| !m.refusal && !known(m));
+        match &gate.macro_ {
             MacroGate::Allow => 0,
             MacroGate::Deny => others.count(),
             MacroGate::MustPass(tags) => others
@@ -317,18 +426,7 @@ fn category(region: &str, code: &str, d: &Diag) -> String {
     format!("{region}{code}: {}{label}", normalize(&d.message))
 }
 
-fn gate_name(g: &MacroGate) -> String {
-    match g {
-        MacroGate::Allow => "wrong results and generator bugs".into(),
-        MacroGate::Deny => "also every macro failure that is not a refusal".into(),
-        MacroGate::MustPass(t) => {
-            let t: Vec<&str> = t.iter().map(String::as_str).collect();
-            format!("also macro failures on lines using only: {}", t.join(" "))
-        }
-    }
-}
-
-fn truncate(s: &str, n: usize) -> String {
+pub(crate) fn truncate(s: &str, n: usize) -> String {
     let s = s.replace('\n', " ");
     if s.chars().count() <= n {
         return s;
