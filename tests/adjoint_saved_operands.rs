@@ -93,3 +93,37 @@ fn element_writes_and_swaps() {
     assert_eq!(v, f(&p));
     assert_close(&g, &fd_grad(f, &p), 1e-8);
 }
+
+// A data local multiplying or dividing an active value, overwritten afterwards: the reverse
+// sweep must read the value it had (found by fazang-fuzz's `integrate` family, seed 424242,
+// as `x *= time` with the clock of a `while` loop).
+#[differentiate]
+fn scaled_by_data_then_changed(x: f64) -> f64 {
+    let mut k = 2.0;
+    let mut y = x;
+    y *= k;
+    k += 1.0;
+    y + k
+}
+
+#[differentiate]
+fn scaled_in_a_loop(x: f64) -> f64 {
+    let mut y = x;
+    let mut k = 1.0;
+    for _ in 0..2 {
+        y *= k;
+        k += 1.0;
+    }
+    let mut q = [2.0, 1.0];
+    y /= q[0];
+    q[0] = 7.0;
+    y * q[1] + q[0]
+}
+
+#[test]
+fn data_factors_read_as_they_were() {
+    assert_eq!(scaled_by_data_then_changed_grad(0.7).1, [2.0]);
+    // y = x * 1 * 2 / 2: dy/dx = 1.
+    let (_, g) = scaled_in_a_loop_grad(0.7);
+    assert!((g[0] - 1.0).abs() < 1e-15, "{g:?}");
+}

@@ -158,3 +158,25 @@ fn struct_parameters_are_seeded_field_by_field() {
     let (zd, sd) = (dir.seed(&z), dir.seed(&2.0));
     assert_eq!(p(zd, sd).eps, gz.x);
 }
+
+/// An empty sum is -0.0 on every scalar, as std's `Sum for f64` (found by fazang-fuzz: the
+/// forward scalars started at +0.0, so `_jvp` and `_hessian` took the other branch).
+#[differentiate]
+fn branch_on_an_empty_sum(x: &[f64]) -> f64 {
+    let s = x.iter().filter(|v| **v > 10.0).map(|v| v * 2.0).sum::<f64>();
+    if s.is_sign_negative() {
+        x[0]
+    } else {
+        2.0 * x[0]
+    }
+}
+
+#[test]
+fn empty_sums_are_negative_zero_on_every_path() {
+    let x = [0.5, 0.25];
+    assert_eq!(branch_on_an_empty_sum(&x), 0.5);
+    assert_eq!(branch_on_an_empty_sum_grad(&x).1, vec![1.0, 0.0]);
+    assert_eq!(branch_on_an_empty_sum_jvp(&x, &[1.0, 0.0]), (0.5, 1.0));
+    let (_, g, _) = branch_on_an_empty_sum_hessian(&x);
+    assert_eq!(g, vec![1.0, 0.0]);
+}

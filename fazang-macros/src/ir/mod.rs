@@ -47,6 +47,8 @@ pub struct Func {
     pub ret_array: Option<V>,
     /// The parameters, in order.
     pub params: Vec<Param>,
+    /// Items declared in the body (`const`, `fn`, `use`, ..), printed first.
+    pub items: Vec<TokenStream>,
 }
 
 /// A block of statements.

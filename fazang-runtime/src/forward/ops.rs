@@ -252,16 +252,17 @@ macro_rules! number_ops {
             }
         }
 
+        // From -0.0, as std's `Sum for f64`: an empty sum, or one of -0.0s, is -0.0.
         impl<$($g)*> std::iter::Sum for $t where $($w)* {
             fn sum<I: Iterator<Item = $t>>(iter: I) -> $t {
-                iter.fold(<$t as $crate::forward::ops::Arith>::cst(0.0), |a, b| {
+                iter.fold(<$t as $crate::forward::ops::Arith>::cst(-0.0), |a, b| {
                     $crate::forward::ops::Arith::add_(a, b)
                 })
             }
         }
         impl<'a, $($g)*> std::iter::Sum<&'a $t> for $t where $($w)* {
             fn sum<I: Iterator<Item = &'a $t>>(iter: I) -> $t {
-                iter.fold(<$t as $crate::forward::ops::Arith>::cst(0.0), |a, b| {
+                iter.fold(<$t as $crate::forward::ops::Arith>::cst(-0.0), |a, b| {
                     $crate::forward::ops::Arith::add_(a, *b)
                 })
             }

@@ -122,6 +122,8 @@ pub struct Lower<'a> {
     pub hints: hints::Hints,
     /// Variables whose names some tokens already hold.
     pub named: std::cell::RefCell<Vec<bool>>,
+    /// The body's items, printed at the top of the generated function.
+    pub items: Vec<TokenStream>,
     /// In a function returning `Result`, the expressions whose value it returns.
     pub result_positions: std::collections::HashSet<crate::model::ExprId>,
 }
@@ -147,6 +149,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         applying: Vec::new(),
         hints: hints::hints(body, act, true),
         named: std::cell::RefCell::new(Vec::new()),
+        items: Vec::new(),
         result_positions: if matches!(m.ret, Some(crate::types::ResultKind::ResultScalar)) {
             hints::result_positions(body)
         } else {
@@ -164,6 +167,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         reads: vec![],
         pure: false,
     });
+    Lower::check_cfg(body)?;
     let params = lw.params()?;
     let v = lw.block_value(&body.block)?;
     lw.finish(v)?;
@@ -173,6 +177,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         ret: lw.ret,
         ret_array: lw.ret_array,
         params,
+        items: lw.items,
     })
 }
 

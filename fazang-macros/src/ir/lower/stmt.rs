@@ -68,6 +68,37 @@ impl<'a> Lower<'a> {
         self.stmts_value(&b.stmts)
     }
 
+    /// `#[cfg(..)]` and `#[cfg_attr(..)]` inside the body decide at compile time whether a
+    /// statement exists; the core form would run it regardless, so such bodies take the
+    /// tape (whose generic body keeps the attributes).
+    pub fn check_cfg(body: &model::Body) -> R<()> {
+        struct C(bool);
+        fn cfg(attrs: &[syn::Attribute]) -> bool {
+            attrs
+                .iter()
+                .any(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
+        }
+        impl Visit for C {
+            fn visit_let(&mut self, l: &Let) {
+                self.0 |= cfg(&l.attrs);
+                crate::model::visit::walk_let(self, l);
+            }
+            fn visit_expr(&mut self, e: &MExpr) {
+                self.0 |= cfg(&e.attrs);
+                if let MKind::Match(_, arms) = &e.kind {
+                    self.0 |= arms.iter().any(|a| cfg(&a.attrs));
+                }
+                walk_expr(self, e);
+            }
+        }
+        let mut c = C(false);
+        c.visit_block(&body.block);
+        if c.0 {
+            return no("a `#[cfg]` attribute inside the body");
+        }
+        Ok(())
+    }
+
     fn stmts_value(&mut self, stmts: &'a [MStmt]) -> R<Val> {
         let n = stmts.len();
         for (i, s) in stmts.iter().enumerate() {
@@ -84,8 +115,14 @@ impl<'a> Lower<'a> {
                     }
                     v
                 }
-                MStmt::Item(_) => {
-                    // Nested items are printed at the top of the generated function.
+                MStmt::Item(it) => {
+                    // Items of the body (`const`, `fn`, `use`, ..) are printed at the top of
+                    // the generated function: there they shadow outer items as in the
+                    // body. One in an inner block would shadow them only there.
+                    if self.blocks.len() != 1 || !self.loops.is_empty() {
+                        return no("an item (`const`, `fn`, `use`, ..) inside an inner block");
+                    }
+                    self.items.push(quote!(#it));
                     Val::Unit
                 }
             };

@@ -172,7 +172,9 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
     } else {
         quote!()
     };
+    let items = &f.items;
     Ok(quote! {
+        #(#items)*
         #stack
         #decls
         #fwd
