@@ -127,3 +127,25 @@ fn data_factors_read_as_they_were() {
     let (_, g) = scaled_in_a_loop_grad(0.7);
     assert!((g[0] - 1.0).abs() < 1e-15, "{g:?}");
 }
+
+// `std::mem::swap` between an active and a data local makes both active (issue 20: it was
+// E0308 "expected `&mut S`, found `&mut {float}`"); a tuple swap likewise.
+#[differentiate]
+fn swapped(a: f64) -> f64 {
+    let mut u = a;
+    let mut w = 1.5;
+    std::mem::swap(&mut u, &mut w);
+    let (mut p, mut c) = (1.0, a);
+    (p, c) = (c, p * c);
+    u * w + p * c
+}
+
+#[test]
+fn swaps_make_data_active() {
+    // u = 1.5, w = a, p = a, c = a: f = 1.5 a + a², f' = 1.5 + 2a.
+    let a = 0.8;
+    let (v, g) = swapped_grad(a);
+    assert_eq!(v, swapped(a));
+    assert!((g[0] - (1.5 + 2.0 * a)).abs() < 1e-15, "{g:?}");
+    assert_close(&g, &__swapped_grad_tape(a).1, 1e-15);
+}

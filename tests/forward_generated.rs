@@ -163,7 +163,11 @@ fn struct_parameters_are_seeded_field_by_field() {
 /// forward scalars started at +0.0, so `_jvp` and `_hessian` took the other branch).
 #[differentiate]
 fn branch_on_an_empty_sum(x: &[f64]) -> f64 {
-    let s = x.iter().filter(|v| **v > 10.0).map(|v| v * 2.0).sum::<f64>();
+    let s = x
+        .iter()
+        .filter(|v| **v > 10.0)
+        .map(|v| v * 2.0)
+        .sum::<f64>();
     if s.is_sign_negative() {
         x[0]
     } else {

@@ -24,8 +24,6 @@
 //! error is 4·10⁻² of its tolerance (trigonometric at x0), and the tolerance is at most
 //! 10⁻⁷·‖∇f‖∞ at every point but Brown badly scaled's x0 (8·10⁻⁵).
 #![allow(clippy::needless_range_loop)]
-// `--cfg mgh_as_written` (see tests/mgh/mod.rs) is not a Cargo feature.
-#![allow(unexpected_cfgs)]
 
 #[path = "mgh/mod.rs"]
 mod problems;
@@ -309,6 +307,18 @@ fn adjoint_code_where_it_is_today() {
         __variably_dimensioned_adjoint,
         __trigonometric_adjoint,
         __brown_almost_linear_adjoint,
+    );
+    // Once on the tape (a residual vector, a generic helper in a closure, a `match` on an
+    // array, `get(..).copied()`, `once(..).chain(..)`, `zip(1..)`): adjoint code now.
+    let _once_taped = (
+        __freudenstein_roth_adjoint,
+        __osborne1_adjoint,
+        __gaussian_adjoint,
+        __chebyquad_adjoint,
+        __extended_powell_adjoint,
+        __discrete_boundary_value_adjoint,
+        __broyden_tridiagonal_adjoint,
+        __linear_rank1_adjoint,
     );
     let _structured = (
         __discrete_integral_equation_adjoint,

@@ -7,10 +7,9 @@
 //! item.
 //! The tape twin, `_jvp` and `_hessian` are right in every case.
 //!
-//! The wrong numbers are ordinary tests (they failed before the macro was fixed). The
-//! compile failures cannot be tests (they would stop this file from building), so they are
-//! kept under `#[cfg(mgh_as_written)]`: `cargo rustc --test mgh -- --cfg mgh_as_written`
-//! shows each error.
+//! The wrong numbers are ordinary tests (they failed before the macro was fixed); the
+//! bodies that did not compile under the macro are in `compile_failures`, their gradients
+//! checked in `once_compile_failures`.
 use fazang::prelude::*;
 
 /// A statement under `#[cfg(..)]` that is configured out. The primal skips it; the adjoint
@@ -56,6 +55,7 @@ fn configured_out_let_is_not_run() {
 /// a name they shadow resolves to the outer item there: `shadowed_const_grad(2.0)` returns
 /// (4, [4]) instead of (12, [12]) (the tape twin and `_hessian` are right). Found from
 /// Penalty I's `a = 10⁻⁵`, which users write as a `const` in the body.
+#[allow(dead_code)] // only a wrong expansion reads the shadowed outer item
 pub const SCALE: f64 = 1.0;
 
 #[differentiate]
@@ -65,6 +65,7 @@ pub fn shadowed_const(x: f64) -> f64 {
 }
 
 /// An outer helper that a local one shadows.
+#[allow(dead_code)] // only a wrong expansion reads the shadowed outer item
 pub fn weight(v: f64) -> f64 {
     v
 }
@@ -86,6 +87,7 @@ pub fn shadowed_static(x: f64) -> f64 {
 }
 
 /// A module-level name that a `use` in a body shadows.
+#[allow(dead_code)] // only a wrong expansion reads the shadowed outer item
 pub const PI: f64 = 3.0;
 
 /// The same with a `use` in the body (as Helical valley would write `use
@@ -126,9 +128,9 @@ fn body_use_shadows_outer_const() {
     assert_eq!(shadowed_use_grad(2.0), (4.0 * pi, [4.0 * pi]));
 }
 
-/// Compiles without `#[differentiate]`, not with it (MGH 4, 28, 29, 30, and variants of
-/// MGH 23 and 35 as users also write them).
-#[cfg(mgh_as_written)]
+/// Compiled without `#[differentiate]`, not with it, before the macro was fixed (MGH 4, 28,
+/// 29, 30, and variants of MGH 23 and 35 as users also write them); each gradient is checked
+/// against the tape twin and finite differences below.
 pub mod compile_failures {
     use fazang::prelude::*;
 
@@ -225,4 +227,85 @@ pub mod compile_failures {
         let mut g = [0.0; 2];
         array_param_grad_into([1.0, 2.0], &mut g)
     }
+}
+
+/// The former compile failures: each gradient against the tape twin and finite differences.
+#[test]
+fn once_compile_failures() {
+    use compile_failures::*;
+    let close = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-7 * y.abs().max(1.0))
+    };
+    let fd = |f: &dyn Fn(&[f64]) -> f64, x: &[f64]| -> Vec<f64> {
+        (0..x.len())
+            .map(|i| {
+                let h = 1e-6 * x[i].abs().max(1.0);
+                let (mut a, mut b) = (x.to_vec(), x.to_vec());
+                a[i] += h;
+                b[i] -= h;
+                (f(&a) - f(&b)) / (2.0 * h)
+            })
+            .collect()
+    };
+    let x: Vec<f64> = (0..6).map(|i| 0.3 + 0.1 * i as f64).collect();
+    for (name, g, t, f) in [
+        (
+            "get_or_zero",
+            get_or_zero_grad(&x).1,
+            __get_or_zero_grad_tape(&x).1,
+            get_or_zero as fn(&[f64]) -> f64,
+        ),
+        (
+            "once_chain",
+            once_chain_grad(&x).1,
+            __once_chain_grad_tape(&x).1,
+            once_chain,
+        ),
+        (
+            "padded_copy",
+            padded_copy_grad(&x).1,
+            __padded_copy_grad_tape(&x).1,
+            padded_copy,
+        ),
+        (
+            "annotated_collect",
+            annotated_collect_grad(&x).1,
+            __annotated_collect_grad_tape(&x).1,
+            annotated_collect,
+        ),
+        (
+            "body_const",
+            body_const_grad(&x).1,
+            __body_const_grad_tape(&x).1,
+            body_const,
+        ),
+        (
+            "body_fn",
+            body_fn_grad(&x).1,
+            __body_fn_grad_tape(&x).1,
+            body_fn,
+        ),
+    ] {
+        assert!(close(&g, &t), "{name}: {g:?} vs the tape {t:?}");
+        assert!(
+            close(&g, &fd(&f, &x)),
+            "{name}: {g:?} vs finite differences"
+        );
+    }
+    let (v, g) = outer_grad([0.4, 0.9]);
+    assert_eq!(
+        (v, g),
+        (
+            __outer_grad_tape([0.4, 0.9]).0,
+            __outer_grad_tape([0.4, 0.9]).1
+        )
+    );
+    let (_, g) = body_use_grad(0.3);
+    assert!((g[0] - std::f64::consts::TAU * (std::f64::consts::TAU * 0.3).cos()).abs() < 1e-12);
+    // (p, c) = (c, p c) from (1, x): p + c = x + x.
+    assert_eq!(tuple_assign_grad(0.7).1, [2.0]);
+    assert_eq!(call_array_grad_into(), 2.0);
 }

@@ -36,7 +36,6 @@ pub fn powell_badly_scaled(x: &[f64]) -> f64 {
 }
 
 /// 4. Brown badly scaled: residual `i` of three.
-#[cfg(mgh_as_written)]
 #[differentiate]
 pub fn brown_residual(x: [f64; 2], i: usize) -> f64 {
     match i {
@@ -47,30 +46,9 @@ pub fn brown_residual(x: [f64; 2], i: usize) -> f64 {
 }
 
 /// 4. Brown badly scaled.
-#[cfg(mgh_as_written)]
 #[differentiate]
 pub fn brown_badly_scaled(x: [f64; 2]) -> f64 {
     (0..3).map(|i| brown_residual(x, i).powi(2)).sum()
-}
-
-/// 4. Brown badly scaled: residual `i` of three. WORKAROUND: the helper takes a slice;
-/// passing the active `[f64; 2]` on to a differentiated function taking `[f64; 2]` does not
-/// compile (the generic body hands it a `&[Var]`).
-#[cfg(not(mgh_as_written))]
-#[differentiate]
-pub fn brown_residual(x: &[f64], i: usize) -> f64 {
-    match i {
-        0 => x[0] - 1e6,
-        1 => x[1] - 2e-6,
-        _ => x[0] * x[1] - 2.0,
-    }
-}
-
-/// 4. Brown badly scaled. WORKAROUND: `&x` for the slice helper.
-#[cfg(not(mgh_as_written))]
-#[differentiate]
-pub fn brown_badly_scaled(x: [f64; 2]) -> f64 {
-    (0..3).map(|i| brown_residual(&x, i).powi(2)).sum()
 }
 
 /// 5. Beale's data.

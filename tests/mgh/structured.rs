@@ -9,7 +9,6 @@ use num_traits::Float;
 
 /// 28. Discrete boundary value, h = 1/(n + 1), tᵢ = ih, x₀ = x_{n+1} = 0:
 /// fᵢ = 2xᵢ − x_{i−1} − x_{i+1} + h²(xᵢ + tᵢ + 1)³/2.
-#[cfg(mgh_as_written)]
 #[differentiate]
 pub fn discrete_boundary_value(x: &[f64]) -> f64 {
     let n = x.len();
@@ -25,28 +24,8 @@ pub fn discrete_boundary_value(x: &[f64]) -> f64 {
     f
 }
 
-/// 28. Discrete boundary value, h = 1/(n + 1), tᵢ = ih, x₀ = x_{n+1} = 0:
-/// fᵢ = 2xᵢ − x_{i−1} − x_{i+1} + h²(xᵢ + tᵢ + 1)³/2. WORKAROUND: `unwrap_or_default()`;
-/// `unwrap_or(0.0)` on an active `Option` does not compile (the literal stays `f64`).
-#[cfg(not(mgh_as_written))]
-#[differentiate]
-pub fn discrete_boundary_value(x: &[f64]) -> f64 {
-    let n = x.len();
-    let h = 1.0 / (n + 1) as f64;
-    let mut f = 0.0;
-    for i in 0..n {
-        let t = (i + 1) as f64 * h;
-        let left = if i == 0 { 0.0 } else { x[i - 1] };
-        let right = x.get(i + 1).copied().unwrap_or_default();
-        let r = 2.0 * x[i] - left - right + h * h * (x[i] + t + 1.0).powi(3) / 2.0;
-        f += r * r;
-    }
-    f
-}
-
 /// 29. Discrete integral equation: fᵢ = xᵢ + h[(1 − tᵢ) Σ_{j≤i} tⱼ(xⱼ + tⱼ + 1)³
 /// + tᵢ Σ_{j>i} (1 − tⱼ)(xⱼ + tⱼ + 1)³]/2.
-#[cfg(mgh_as_written)]
 #[differentiate]
 pub fn discrete_integral_equation(x: &[f64]) -> f64 {
     let n = x.len();
@@ -71,55 +50,13 @@ pub fn discrete_integral_equation(x: &[f64]) -> f64 {
     f
 }
 
-/// 29. Discrete integral equation: fᵢ = xᵢ + h[(1 − tᵢ) Σ_{j≤i} tⱼ(xⱼ + tⱼ + 1)³
-/// + tᵢ Σ_{j>i} (1 − tⱼ)(xⱼ + tⱼ + 1)³]/2. WORKAROUND: `collect::<Vec<f64>>()`; the adjoint
-/// code drops the `Vec<f64>` annotation of a data `let` bound by `collect()` (E0282).
-#[cfg(not(mgh_as_written))]
-#[differentiate]
-pub fn discrete_integral_equation(x: &[f64]) -> f64 {
-    let n = x.len();
-    let h = 1.0 / (n + 1) as f64;
-    let t = (1..=n).map(|j| j as f64 * h).collect::<Vec<f64>>();
-    let cubes: Vec<f64> = x
-        .iter()
-        .zip(&t)
-        .map(|(xj, tj)| (xj + tj + 1.0).powi(3))
-        .collect();
-    let mut f = 0.0;
-    for i in 0..n {
-        let lower: f64 = t[..=i].iter().zip(&cubes[..=i]).map(|(tj, c)| tj * c).sum();
-        let upper: f64 = t[i + 1..]
-            .iter()
-            .zip(&cubes[i + 1..])
-            .map(|(tj, c)| (1.0 - tj) * c)
-            .sum();
-        let r = x[i] + h * ((1.0 - t[i]) * lower + t[i] * upper) / 2.0;
-        f += r * r;
-    }
-    f
-}
-
 /// 30. Broyden tridiagonal, x₀ = x_{n+1} = 0: fᵢ = (3 − 2xᵢ)xᵢ − x_{i−1} − 2x_{i+1} + 1.
-#[cfg(mgh_as_written)]
 #[differentiate]
 pub fn broyden_tridiagonal(x: &[f64]) -> f64 {
     let padded: Vec<f64> = std::iter::once(0.0)
         .chain(x.iter().copied())
         .chain(std::iter::once(0.0))
         .collect();
-    padded
-        .windows(3)
-        .map(|w| ((3.0 - 2.0 * w[1]) * w[1] - w[0] - 2.0 * w[2] + 1.0).powi(2))
-        .sum()
-}
-
-/// 30. Broyden tridiagonal, x₀ = x_{n+1} = 0: fᵢ = (3 − 2xᵢ)xᵢ − x_{i−1} − 2x_{i+1} + 1.
-/// WORKAROUND: `concat`; `once(0.0).chain(x.iter().copied())` does not compile (the
-/// literal stays `f64` while the slice yields the active scalar).
-#[cfg(not(mgh_as_written))]
-#[differentiate]
-pub fn broyden_tridiagonal(x: &[f64]) -> f64 {
-    let padded: Vec<f64> = [&[0.0][..], x, &[0.0][..]].concat();
     padded
         .windows(3)
         .map(|w| ((3.0 - 2.0 * w[1]) * w[1] - w[0] - 2.0 * w[2] + 1.0).powi(2))

@@ -234,7 +234,19 @@ impl<'a> Walk<'a> {
             }
             Kind::Field(base, _) => self.flow_place(base, &Abs::Unknown(v.active())),
             Kind::Unary(UnOp::Deref(_), inner) | Kind::Paren(inner) => self.flow_place(inner, v),
+            // `std::mem::swap(&mut a, &mut b)`: what is written through `&mut a` reaches `a`.
+            Kind::Reference { expr, .. } => self.flow_place(expr, v),
             Kind::MethodCall(m) => self.flow_place(&m.receiver, &Abs::Unknown(v.active())),
+            // `(a, b) = (x, y)`.
+            Kind::Tuple(xs) => {
+                for (i, x) in xs.iter().enumerate() {
+                    let part = match v.deref() {
+                        Abs::Tuple(vs) => vs.get(i).cloned().unwrap_or(Abs::Unknown(false)),
+                        other => Abs::Unknown(other.active()),
+                    };
+                    self.flow_place(x, &part);
+                }
+            }
             _ => {}
         }
     }

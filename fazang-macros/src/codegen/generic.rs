@@ -144,6 +144,16 @@ impl Gen<'_> {
                 let path = &m.path;
                 quote_spanned!(self.sp=> #path![#(#xs),*])
             }
+            // `std::iter::once(x)` where the items are active: `x` converted.
+            Kind::Call(f, args)
+                if args.len() == 1
+                    && matches!(&f.peel().kind, Kind::Path(p)
+                        if p.path.segments.last().is_some_and(|s| s.ident == "once")) =>
+            {
+                let f = self.expr(f);
+                let x = self.coerce(&args[0], &t.item());
+                quote_spanned!(self.sp=> #(#attrs)* #f(#x))
+            }
             Kind::Macro(Macro::VecRepeat(m, x, n)) => {
                 let x = self.coerce(x, &t.elem());
                 let n = self.expr(n);

@@ -45,12 +45,28 @@ pub fn print_with(
             quote!(#path(#(#ps),*))
         }
         Pat::Struct(path, fields, rest) => {
+            // Shorthand fields (`Elliptic { ecc }`) are written out when renamed: the
+            // binding's name is no longer the field's.
             let fs = fields.iter().map(|(m, p, colon)| {
-                let p = print(p);
-                if *colon {
-                    quote!(#m: #p)
+                let printed = print(p);
+                // Shorthand (`Elliptic { ecc }`) stays so unless the binding was renamed.
+                let same = match (m, p) {
+                    (
+                        syn::Member::Named(f),
+                        Pat::Ident {
+                            id,
+                            ident,
+                            sub: None,
+                            by_ref: false,
+                            mutable: false,
+                        },
+                    ) => name(*id, ident) == *f,
+                    _ => false,
+                };
+                if !colon && same {
+                    printed
                 } else {
-                    quote!(#p)
+                    quote!(#m: #printed)
                 }
             });
             let rest = rest.then(|| quote!(..));

@@ -420,17 +420,6 @@ fn jacobian_fn(m: &Model) -> TokenStream {
 /// functions whose active parameters are `f64`s and `&[f64]`s (what optimisers take).
 fn grad_into_fn(m: &Model, a: &Analysed) -> TokenStream {
     use crate::types::Nested;
-    let flat = m.active().all(|p| match &p.kind {
-        ParamKind::Scalar => true,
-        ParamKind::Nested {
-            by_ref: true,
-            shape: Nested::Slice(e),
-        } => matches!(**e, Nested::F64),
-        _ => false,
-    });
-    if !flat {
-        return TokenStream::new();
-    }
     let name = m.name();
     let iname = format_ident!("{}_grad_into", name);
     let taken = |n: &str| m.params.iter().any(|p| p.ident == n);
@@ -450,6 +439,17 @@ fn grad_into_fn(m: &Model, a: &Analysed) -> TokenStream {
                     same adjoint code as `name_grad` and allocates nothing in steady state: \
                     for optimisers calling it many times.";
         return super::adjoint_items::grad_into_fn(m, &iname, &g, doc1, doc2);
+    }
+    let flat = m.active().all(|p| match &p.kind {
+        ParamKind::Scalar => true,
+        ParamKind::Nested {
+            by_ref: true,
+            shape: Nested::Slice(e),
+        } => matches!(**e, Nested::F64),
+        _ => false,
+    });
+    if !flat {
+        return TokenStream::new();
     }
     let is_result = matches!(m.ret, Some(ResultKind::ResultScalar));
     let call = call(m);

@@ -350,8 +350,10 @@ impl Tbr<'_> {
             Stmt::If { cond, then, els } => {
                 let mut a = state.clone();
                 self.block(then, &mut a)?;
+                self.read(self.recomputed_reads(then), &mut a);
                 let mut b = state.clone();
                 self.block(els, &mut b)?;
+                self.read(self.recomputed_reads(els), &mut b);
                 *state = &a | &b;
                 if work {
                     self.read([*cond], state);
@@ -390,6 +392,15 @@ impl Tbr<'_> {
         Ok(())
     }
 
+    /// What a block's recomputed statements read (at the start of its reverse, that is at
+    /// its end in forward order).
+    fn recomputed_reads(&self, b: &[Stmt]) -> Vec<V> {
+        b.iter()
+            .filter(|s| self.facts.remat.contains(&key(s)))
+            .flat_map(uses)
+            .collect()
+    }
+
     /// A loop body to its fixed point: the state at its head joins the entry and the end
     /// of every iteration (with what the iteration's recomputations read).
     fn looped(
@@ -400,11 +411,7 @@ impl Tbr<'_> {
     ) -> Result<(), String> {
         let entry = state.clone();
         let mut head = entry.clone();
-        let recomputed: Vec<V> = body
-            .iter()
-            .filter(|s| self.facts.remat.contains(&key(s)))
-            .flat_map(uses)
-            .collect();
+        let recomputed = self.recomputed_reads(body);
         for _ in 0..max_passes(self.f) {
             let mut st = head.clone();
             if let Some(k) = idx {
@@ -456,8 +463,16 @@ fn remat_in(b: &[Stmt], f: &Func, all_uses: &[usize], needed: &mut [bool], facts
         for inner in children(s) {
             remat_in(inner, f, all_uses, needed, facts);
         }
-        if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = s {
-            remat_body(body, f, all_uses, needed, facts);
+        match s {
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => {
+                remat_body(body, f, all_uses, needed, facts)
+            }
+            // A branch's values are computed again at the start of its reverse too.
+            Stmt::If { then, els, .. } => {
+                remat_body(then, f, all_uses, needed, facts);
+                remat_body(els, f, all_uses, needed, facts);
+            }
+            _ => {}
         }
     }
 }

@@ -110,6 +110,8 @@ pub const ELEMENT: &[&str] = &[
 /// Methods that store their last argument into the receiver (a sequence).
 pub const STORE_ARG: &[&str] = &[
     "push",
+    "copy_from_slice",
+    "clone_from_slice",
     "insert",
     "fill",
     "resize",

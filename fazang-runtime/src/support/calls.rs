@@ -551,3 +551,17 @@ impl<'a> FromVars<'a> for &'a Vec<Var> {
 pub fn from_vars<'a, T: FromVars<'a>>(v: &'a [Var]) -> T {
     T::from_vars(v)
 }
+
+/// The panic of `dst.copy_from_slice(src)` when the lengths differ.
+///
+/// ```
+/// fazang::__private::check_copy_len(2, 2);
+/// ```
+#[inline]
+#[track_caller]
+pub fn check_copy_len(dst: usize, src: usize) {
+    assert!(
+        dst == src,
+        "source slice length ({src}) does not match destination slice length ({dst})"
+    );
+}

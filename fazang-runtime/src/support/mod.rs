@@ -43,8 +43,8 @@ pub use crate::support::adjoint::{
     zeros_like, Accumulate, NoFusion, SaveArray, Stackable, Stacks, ZerosLike,
 };
 pub use crate::support::calls::{
-    check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count, clear_adjoint,
-    from_vars, lane, lanes_out, nth, span, span_inclusive, step_count, taped_call,
+    check_copy_len, check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count,
+    clear_adjoint, from_vars, lane, lanes_out, nth, span, span_inclusive, step_count, taped_call,
     taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
     windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
@@ -162,41 +162,6 @@ pub fn scope() -> NestedScope {
     NestedScope::begin()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Real;
-
-    // Compiles only if the where-clauses elaborate to every operator a body uses.
-    #[allow(dead_code, clippy::op_ref, clippy::redundant_comparisons)]
-    fn generic_body<S: Real>(x: &[S], w: &[f64], c: S) -> S
-    where
-        f64: ScalarOps<S>,
-        for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
-        for<'a> &'a f64: RefOps<S>,
-    {
-        let a: S = x.iter().zip(w).map(|(a, b)| a * b).sum::<S>();
-        let b: S = w.iter().zip(x).map(|(a, b)| a * b).sum::<S>();
-        let d = 2.0 * c - c / 3.0 + (1.0 - c) * &c + &c * 2.0 - -c;
-        let lt = 2.0 < c && c > 1.0;
-        let dp = crate::dot_product(w, x) + crate::dot_product(x, w);
-        if lt {
-            a + b + d + dp
-        } else {
-            a
-        }
-    }
-
-    #[test]
-    fn generic_body_runs_on_both() {
-        let v = generic_body(&[1.0, 2.0], &[3.0, 4.0], 2.5);
-        let _scope = scope();
-        let xs = [Var::new(1.0), Var::new(2.0)];
-        let y = generic_body(&xs, &[3.0, 4.0], Var::new(2.5));
-        assert_eq!(y.val(), v);
-    }
-}
-
 /// The parallel primitive of the gradient code `#[differentiate]` generates for a body
 /// calling [`reduce_sum`](crate::reduce_sum): value and gradient of Σ over the chunks of
 /// `data`, each chunk differentiated on its own rayon thread.
@@ -239,4 +204,39 @@ where
     F: Fn(&[T], usize, &mut [f64]) -> f64 + Sync,
 {
     crate::parallel::reduce_sum_grad(data, grainsize, grad, chunk)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Real;
+
+    // Compiles only if the where-clauses elaborate to every operator a body uses.
+    #[allow(dead_code, clippy::op_ref, clippy::redundant_comparisons)]
+    fn generic_body<S: Real>(x: &[S], w: &[f64], c: S) -> S
+    where
+        f64: ScalarOps<S>,
+        for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
+        for<'a> &'a f64: RefOps<S>,
+    {
+        let a: S = x.iter().zip(w).map(|(a, b)| a * b).sum::<S>();
+        let b: S = w.iter().zip(x).map(|(a, b)| a * b).sum::<S>();
+        let d = 2.0 * c - c / 3.0 + (1.0 - c) * &c + &c * 2.0 - -c;
+        let lt = 2.0 < c && c > 1.0;
+        let dp = crate::dot_product(w, x) + crate::dot_product(x, w);
+        if lt {
+            a + b + d + dp
+        } else {
+            a
+        }
+    }
+
+    #[test]
+    fn generic_body_runs_on_both() {
+        let v = generic_body(&[1.0, 2.0], &[3.0, 4.0], 2.5);
+        let _scope = scope();
+        let xs = [Var::new(1.0), Var::new(2.0)];
+        let y = generic_body(&xs, &[3.0, 4.0], Var::new(2.5));
+        assert_eq!(y.val(), v);
+    }
 }

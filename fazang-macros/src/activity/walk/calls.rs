@@ -106,6 +106,8 @@ impl<'a> Walk<'a> {
             "Some" | "Ok" if segs.len() == 1 => vs.into_iter().next().unwrap_or(Abs::Never),
             "new" if is_wrapper(&segs) => vs.into_iter().next().unwrap_or(Abs::Never),
             "Err" => Abs::Never,
+            // `std::iter::once(x)`: an iterator of that one item.
+            "once" if vs.len() == 1 => Abs::Seq(Box::new(vs[0].clone())),
             "from" if first_is_f64 => Abs::Float(act),
             "new" | "with_capacity" if is_collection(&segs) => Abs::Seq(Box::new(Abs::Never)),
             "default" if segs.len() == 2 && segs[0] == "Default" => Abs::Never,

@@ -159,6 +159,11 @@ impl<'a> Walk<'a> {
                 self.exprs(args);
                 r.deref().clone()
             }
+            // `Option<&f64>::copied()`: the value, not a reference.
+            "copied" | "cloned" if !is_seq => {
+                self.exprs(args);
+                r.deref().clone()
+            }
             _ if TRANSPARENT.contains(&n) => {
                 self.exprs(args);
                 r
@@ -170,6 +175,12 @@ impl<'a> Walk<'a> {
             _ if ELEMENT.contains(&n) => {
                 self.exprs(args);
                 refd(r.elem())
+            }
+            "copy_from_slice" | "clone_from_slice" => {
+                // The elements of the argument go into the receiver's.
+                let v = self.exprs(args).pop().unwrap_or(Abs::Never);
+                self.flow_place(&m.receiver, &seq(v.item().deref().clone()));
+                Abs::Unknown(false)
             }
             _ if STORE_ARG.contains(&n) => {
                 let v = self.exprs(args).pop().unwrap_or(Abs::Never);

@@ -182,8 +182,12 @@ impl Gen<'_> {
             Kind::Paren(inner) if through_real => &**inner,
             _ => &*m.receiver,
         };
+        let chain = n == "chain" && own.active();
         let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
             self.receiver(recv_expr)
+        } else if chain {
+            // Both sides of `chain` yield the same items.
+            self.coerce(recv_expr, &own)
         } else {
             self.expr(recv_expr)
         };
@@ -201,7 +205,7 @@ impl Gen<'_> {
             .iter()
             .enumerate()
             .map(|(i, a)| {
-                if (n == "fold" && i == 0) || n == "unwrap_or" {
+                if (n == "fold" && i == 0) || n == "unwrap_or" || chain {
                     self.coerce(a, &own)
                 } else if STORE_ARG.contains(&n) && i == last {
                     let t = recv_abs.elem();

@@ -46,6 +46,17 @@ impl<'a> Lower<'a> {
             {
                 return self.mem_swap(args);
             }
+            (_, "once")
+                if args.len() == 1
+                    && (segs.len() == 1 || matches!(segs[0].as_str(), "std" | "core" | "iter")) =>
+            {
+                let v = self.expr(&args[0])?;
+                let count = self.data("n", Kind::Data(DataKind::Int), quote!(1usize), vec![]);
+                return Ok(Val::Iter(iter::Iter {
+                    count,
+                    gen: iter::Gen::Once(Box::new(v)),
+                }));
+            }
             (1, "sum") if args.len() == 1 && self.seq_arg(&args[0]) => {
                 let it = self.iter_of(&args[0])?;
                 return self.sum_items(it);
@@ -205,6 +216,15 @@ impl<'a> Lower<'a> {
     /// A method call.
     pub fn method(&mut self, e: &'a MExpr, m: &'a MethodCall) -> R<Val> {
         let name = m.method.to_string();
+        if self.gives_option(&m.receiver)
+            && matches!(
+                name.as_str(),
+                "copied" | "cloned" | "unwrap_or" | "unwrap_or_default" | "unwrap" | "expect"
+            )
+        {
+            let recv = self.expr(&m.receiver)?;
+            return self.option_method(&name, &m.args, recv);
+        }
         if iter::iter_method(&name) {
             return self.iter_method(e, m);
         }
@@ -410,6 +430,32 @@ impl<'a> Lower<'a> {
                     els: vec![],
                 });
                 Ok(Val::Opt(Box::new(Val::F(Op::Var(out))), has))
+            }
+            ("copy_from_slice" | "clone_from_slice", 1) => {
+                let src = self.expr(&args[0])?;
+                let src = self.iter_of_val(src)?;
+                let n = self.seq_len(&s);
+                let (ni, si) = (self.ident(n).clone(), self.ident(src.count).clone());
+                self.emit(Stmt::Effect {
+                    tokens: toks(quote!(::fazang::__private::check_copy_len(#ni, #si);)),
+                    reads: vec![n, src.count],
+                });
+                let it = iter::Iter {
+                    count: n,
+                    gen: iter::Gen::Zip(Box::new(iter::Gen::SeqMut(s)), Box::new(src.gen)),
+                };
+                self.each(&None, it, &mut |lw, pair| {
+                    let Val::Tuple(mut xy) = pair else {
+                        unreachable!("zip gives pairs")
+                    };
+                    let (Some(y), Some(Val::MutPlace(p))) = (xy.pop(), xy.pop()) else {
+                        unreachable!("iter_mut gives places")
+                    };
+                    let op = lw.float(y, "a copied element")?;
+                    lw.emit(Stmt::Store { place: p, src: op });
+                    Ok(())
+                })?;
+                Ok(Val::Unit)
             }
             ("split_at", 1) => {
                 let mid = self.index_op(&args[0])?;
@@ -787,5 +833,69 @@ impl Lower<'_> {
             matches!(&self.env[id], Some(Val::Seq(s)) if s.root == root)
                 && matches!(p.kind, ParamKind::Nested { by_ref: true, .. })
         })
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// Whether an expression is an `Option` the lowering holds as a value and a flag.
+    fn gives_option(&self, e: &MExpr) -> bool {
+        match &e.peel().kind {
+            MKind::MethodCall(m) => {
+                matches!(
+                    m.method.to_string().as_str(),
+                    "get" | "first" | "last" | "max_by" | "min_by" | "reduce" | "copied" | "cloned"
+                ) && (self.abs(e).active() || self.gives_option(&m.receiver))
+            }
+            MKind::Local(id, _) => matches!(self.env[*id], Some(Val::Opt(..))),
+            _ => false,
+        }
+    }
+
+    /// `copied`, `cloned`, `unwrap_or(d)`, `unwrap_or_default()`, `unwrap()` on an
+    /// `Option` held as a value and a flag.
+    fn option_method(&mut self, name: &str, args: &'a [MExpr], recv: Val) -> R<Val> {
+        let Val::Opt(inner, has) = recv else {
+            return no(format!("`{name}` on {}", recv.describe()));
+        };
+        match name {
+            "copied" | "cloned" => Ok(Val::Opt(inner, has)),
+            "unwrap" | "expect" => {
+                let hi = self.ident(has).clone();
+                let msg = format!("called `Option::{name}()` on a `None` value");
+                self.emit(Stmt::Effect {
+                    tokens: toks(quote!(if !#hi { ::core::panic!(#msg); })),
+                    reads: vec![has],
+                });
+                Ok(*inner)
+            }
+            _ => {
+                // The value if present, else the default (0.0 for `unwrap_or_default`).
+                let out = self.new_var("or", Kind::F64);
+                let hi = self.ident(has).clone();
+                let c = self.data("c", Kind::Data(DataKind::Bool), quote!(#hi), vec![has]);
+                let (then, ()) = self.in_block(|lw| {
+                    let op = lw.float(*inner, "an `Option`'s value")?;
+                    lw.emit(Stmt::Set {
+                        dst: out,
+                        rhs: Rhs::Copy(op),
+                    });
+                    Ok(())
+                })?;
+                let (els, ()) = self.in_block(|lw| {
+                    let d = match args.first() {
+                        Some(a) => lw.expr(a)?,
+                        None => Val::F(Op::Const(toks(quote!(0.0)))),
+                    };
+                    let op = lw.float(d, "a default value")?;
+                    lw.emit(Stmt::Set {
+                        dst: out,
+                        rhs: Rhs::Copy(op),
+                    });
+                    Ok(())
+                })?;
+                self.emit(Stmt::If { cond: c, then, els });
+                Ok(Val::F(Op::Var(out)))
+            }
+        }
     }
 }

@@ -174,6 +174,9 @@ impl<'a> Lower<'a> {
         if let Val::Opt(inner, has) = scrut {
             return self.opt_arms(&inner, has, arms);
         }
+        if let Val::Seq(s) = scrut {
+            return self.slice_arms(&s, arms);
+        }
         let (st, sreads) = match &scrut {
             Val::F(_) | Val::D(_) | Val::Tuple(_) => self.val_tokens(&scrut)?,
             other => return no(format!("a `match` on {}", other.describe())),
@@ -220,6 +223,49 @@ impl<'a> Lower<'a> {
             lw.expr(&arm.body)
         })?;
         let (eb, ev) = self.in_block(|lw| lw.opt_arms(inner, has, rest))?;
+        self.branches(c, vec![(tb, tv), (eb, ev)])
+    }
+
+    /// `match` on an array of floats with slice patterns (`[a, b, c, d] => ..`): each arm
+    /// tests the length and binds the elements.
+    fn slice_arms(&mut self, s: &super::seq::Seq, arms: &'a [Arm]) -> R<Val> {
+        let Some((arm, rest)) = arms.split_first() else {
+            self.emit(Stmt::Effect {
+                tokens: toks(quote!(::core::unreachable!();)),
+                reads: vec![],
+            });
+            return Ok(Val::Never);
+        };
+        if arm.guard.is_some() {
+            return no("a guard in a `match` on an active array");
+        }
+        let ps = match &arm.pat {
+            MPat::Slice(ps)
+                if !ps
+                    .iter()
+                    .any(|p| matches!(p, MPat::Other(syn::Pat::Rest(_)))) =>
+            {
+                ps
+            }
+            p if irrefutable(p) && !matches!(p, MPat::Ident { .. }) => return self.expr(&arm.body),
+            _ => return no("a pattern of an active array other than `[a, b, ..]` of a length"),
+        };
+        let n = self.seq_len(s);
+        let (ni, len) = (self.ident(n).clone(), ps.len());
+        let c = self.data(
+            "c",
+            Kind::Data(DataKind::Bool),
+            quote!(#ni == #len),
+            vec![n],
+        );
+        let (tb, tv) = self.in_block(|lw| {
+            for (i, p) in ps.iter().enumerate() {
+                let x = lw.seq_elem(s, Op::Const(toks(quote!(#i))));
+                lw.bind_pat(p, x)?;
+            }
+            lw.expr(&arm.body)
+        })?;
+        let (eb, ev) = self.in_block(|lw| lw.slice_arms(s, rest))?;
         self.branches(c, vec![(tb, tv), (eb, ev)])
     }
 

@@ -80,6 +80,9 @@ impl Lower<'_> {
             },
             MKind::Lit(l) => quote!(#l),
             MKind::Path(x) => quote!(#x),
+            // A number the lowering holds by value (a loop's item, a loaded element) is
+            // read without the `*` its reference needed.
+            MKind::Unary(syn::UnOp::Deref(_), x) if self.held_by_value(x) => p(x)?,
             MKind::Unary(op, x) => {
                 let x = p(x)?;
                 quote!(#op #x)
@@ -453,4 +456,18 @@ pub fn model_pure(e: &MExpr) -> bool {
         _ => pure = false,
     });
     pure
+}
+
+impl Lower<'_> {
+    /// Whether a local holds a number by value (a float, an integer or a boolean variable).
+    fn held_by_value(&self, x: &MExpr) -> bool {
+        match &x.peel().kind {
+            MKind::Local(id, _) => match &self.env[*id] {
+                Some(Val::F(_) | Val::C(_)) => true,
+                Some(Val::D(d)) => self.vars[*d].kind != Kind::Data(DataKind::Other),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }

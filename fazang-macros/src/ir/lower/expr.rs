@@ -53,7 +53,17 @@ impl<'a> Lower<'a> {
         if let Some(c) = const_expr(e) {
             return Ok(c);
         }
-        let v = if !matches!(e.peel().kind, MKind::Closure(_)) && self.pure_data(e) {
+        if self.result_positions.contains(&e.id) {
+            if let Some(v) = self.result_value(e)? {
+                return Ok(v);
+            }
+        }
+        // Closures are applied where they are called; what never returns (`panic!`,
+        // `unreachable!`) is control flow.
+        let data = !matches!(e.peel().kind, MKind::Closure(_))
+            && !matches!(self.abs(e), Abs::Never)
+            && self.pure_data(e);
+        let v = if data {
             self.data_expr(e)?
         } else {
             self.expr_inner(e)?
@@ -75,6 +85,11 @@ impl<'a> Lower<'a> {
             ));
         }
         Ok(v)
+    }
+
+    /// An expression lowered by its form even if it is data as a whole (`once(0.0)`).
+    pub fn expr_structural(&mut self, e: &'a MExpr) -> R<Val> {
+        self.expr_inner(e)
     }
 
     /// An expression lowered by its form (not as data as a whole).
@@ -699,5 +714,39 @@ impl Lower<'_> {
             Ok((t, _)) => t.to_string(),
             Err(_) => String::from("an expression"),
         }
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// In a function returning `Result`, an expression giving its result: `Ok(x)` is
+    /// `x`, `Err(e)` returns the error, data is unwrapped with `?`; `None` for what the
+    /// lowering of calls handles (`?` inside the call's statement).
+    fn result_value(&mut self, e: &'a MExpr) -> R<Option<Val>> {
+        if let MKind::Call(f, args) = &e.peel().kind {
+            if super::control::is_path(f, "Ok") && args.len() == 1 {
+                return self.expr(&args[0]).map(Some);
+            }
+            if super::control::is_path(f, "Err") {
+                let (t, reads) = self.data_tokens(e)?;
+                self.emit(Stmt::Effect {
+                    tokens: toks(quote!(return #t;)),
+                    reads,
+                });
+                return Ok(Some(Val::Never));
+            }
+        }
+        if self.pure_data(e) && !matches!(self.abs(e), Abs::Never) {
+            let (t, reads) = self.data_tokens(e)?;
+            let kind = match self.abs(e).deref() {
+                Abs::Float(_) | Abs::Unknown(_) => Kind::F64,
+                a => self.kind_of_abs(a),
+            };
+            let v = self.data_with("d", kind, quote!((#t)?), reads, false);
+            return Ok(Some(match kind {
+                Kind::F64 => Val::F(Op::Var(v)),
+                _ => Val::D(v),
+            }));
+        }
+        Ok(None)
     }
 }

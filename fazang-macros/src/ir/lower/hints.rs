@@ -176,6 +176,19 @@ impl Visit for H<'_> {
             }
             Kind::For(_, _, it, _) if matches!(it.peel().kind, Kind::Local(..)) => self.seq(it),
             Kind::Return(Some(x)) if self.ret_float => self.float(x),
+            // `it.map(|..| body).sum()` of floats: the closure returns floats.
+            Kind::MethodCall(m)
+                if matches!(m.method.to_string().as_str(), "sum" | "product")
+                    && self.is_float(e) =>
+            {
+                if let Kind::MethodCall(inner) = &m.receiver.peel().kind {
+                    if inner.method == "map" {
+                        if let Some(Kind::Closure(c)) = inner.args.first().map(|a| &a.peel().kind) {
+                            self.float(&c.body);
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         walk_expr(self, e);

@@ -45,6 +45,10 @@ pub enum Gen {
     Reindex(Box<Gen>, Reindex),
     /// Items for which the closure is true (the loop still visits every `k`).
     Filter(Box<Gen>, Box<Fn>),
+    /// One value (`std::iter::once(x)`).
+    Once(Box<Val>),
+    /// The first iterator's items (there are `count` of them), then the second's.
+    Chain(Box<Gen>, Box<Gen>, V),
 }
 
 /// A function applied to items: a local closure, or a path (`f64::max`, a function).
@@ -67,7 +71,7 @@ impl Gen {
         match self {
             Gen::Filter(..) => true,
             Gen::Enumerate(g) | Gen::Map(g, _) | Gen::Reindex(g, _) => g.filtered(),
-            Gen::Zip(a, b) => a.filtered() || b.filtered(),
+            Gen::Zip(a, b) | Gen::Chain(a, b, _) => a.filtered() || b.filtered(),
             _ => false,
         }
     }
@@ -96,6 +100,13 @@ impl<'a> Lower<'a> {
                 Ok(it)
             }
             MKind::Reference { expr, .. } if !self.pure_data(e) => self.iter_of(expr),
+            MKind::Call(f, _)
+                if matches!(&f.peel().kind, MKind::Path(p)
+                if p.path.segments.last().is_some_and(|s| s.ident == "once")) =>
+            {
+                let v = self.expr_structural(e)?;
+                self.iter_of_val(v)
+            }
             MKind::MethodCall(m) if iter_method(&m.method.to_string()) => {
                 match self.iter_method(e, m)? {
                     Val::Iter(it) => Ok(it),
@@ -166,8 +177,17 @@ impl<'a> Lower<'a> {
         let MKind::Range(lo, lim, hi) = &e.peel().kind else {
             return no("not a range");
         };
-        let (Some(lo), Some(hi)) = (lo, hi) else {
-            return no("an unbounded range");
+        let Some(lo) = lo else {
+            return no("a range without a start");
+        };
+        let Some(hi) = hi else {
+            // `lo..`: as many items as `zip` or `take` lets it have.
+            let lo = self.index_op(lo)?;
+            let count = self.int(quote!(usize::MAX), vec![]);
+            return Ok(Val::Iter(Iter {
+                count,
+                gen: Gen::Range { lo, step: None },
+            }));
         };
         let lo = self.index_op(lo)?;
         let hi_op = self.index_op(hi)?;
@@ -246,6 +266,18 @@ impl<'a> Lower<'a> {
                 };
                 let count = self.int(count, reads);
                 Ok(Val::Iter(Iter { count, gen }))
+            }
+            ("chain", 1) => {
+                let a = self.iter_recv(&m.receiver)?;
+                let b = self.iter_of(&args[0])?;
+                self.no_filter(&a, "chain")?;
+                self.no_filter(&b, "chain")?;
+                let (x, y) = (self.ident(a.count).clone(), self.ident(b.count).clone());
+                let count = self.int(quote!(#x.saturating_add(#y)), vec![a.count, b.count]);
+                Ok(Val::Iter(Iter {
+                    count,
+                    gen: Gen::Chain(Box::new(a.gen), Box::new(b.gen), a.count),
+                }))
             }
             ("enumerate", 0) => {
                 let it = self.iter_recv(&m.receiver)?;
@@ -459,6 +491,25 @@ impl<'a> Lower<'a> {
                 let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
                 cont(self, Val::Seq(w))
             }
+            Gen::Once(v) => cont(self, (**v).clone()),
+            Gen::Chain(a, b, n) => {
+                let (kt, ni) = (self.tok(&k), self.ident(*n).clone());
+                let mut reads: Vec<V> = k.var().into_iter().collect();
+                reads.push(*n);
+                let c = self.data(
+                    "c",
+                    Kind::Data(DataKind::Bool),
+                    quote!(#kt < #ni),
+                    reads.clone(),
+                );
+                let (then, ()) = self.in_block(|lw| lw.item(a, k.clone(), cont))?;
+                let (els, ()) = self.in_block(|lw| {
+                    let k2 = lw.int(quote!(#kt - #ni), reads);
+                    lw.item(b, Op::Var(k2), cont)
+                })?;
+                self.emit(Stmt::If { cond: c, then, els });
+                Ok(())
+            }
             Gen::DataSlices(d, size, windows) => {
                 let (di, kt, st) = (self.ident(*d).clone(), self.tok(&k), self.tok(size));
                 let mut reads = vec![*d];
@@ -575,6 +626,7 @@ pub fn iter_method(name: &str) -> bool {
             | "skip"
             | "take"
             | "step_by"
+            | "chain"
     )
 }
 

@@ -34,7 +34,10 @@ pub fn assigned(body: &model::Body) -> HashSet<BindId> {
         }
     }
     fn root(p: &MExpr, out: &mut HashSet<BindId>) {
-        if let Some(id) = crate::activity::walk_support::root_local(p) {
+        if let MKind::Tuple(xs) = &p.peel().kind {
+            // `(a, b) = (x, y)`.
+            xs.iter().for_each(|x| root(x, out));
+        } else if let Some(id) = crate::activity::walk_support::root_local(p) {
             out.insert(id);
         }
     }
@@ -251,6 +254,14 @@ impl<'a> Lower<'a> {
         }
         let v = if active_array && self.pure_data(init) {
             self.array_init(init)?
+        } else if let (Some(ty), true) = (&l.ty, self.pure_data(init)) {
+            // Data with a written type keeps it (`let t: Vec<f64> = ...collect();`).
+            let (t, reads) = self.data_tokens(init)?;
+            self.data_val(
+                init,
+                quote!({ let __fz_typed: #ty = #t; __fz_typed }),
+                reads,
+            )
         } else {
             self.expr(init)?
         };
@@ -360,6 +371,10 @@ impl<'a> Lower<'a> {
 
     /// The variable kind for a data value of abstract value `a`.
     pub fn kind_of_abs(&self, a: &Abs) -> Kind {
+        // A reference is data of its own (a variable of a number type holds a value).
+        if let Abs::Ref(_) = a {
+            return Kind::Data(DataKind::Other);
+        }
         match a.deref() {
             Abs::Float(_) => Kind::F64,
             Abs::Int => Kind::Data(DataKind::Int),
@@ -528,9 +543,31 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// `place = v`.
+    /// `place = v`; `(a, b) = (x, y)` assigns every part after computing all of them.
     fn assign(&mut self, place: &'a MExpr, v: &'a MExpr) -> R<()> {
         let val = self.expr(v)?;
+        if let MKind::Tuple(places) = &place.peel().kind {
+            let Val::Tuple(parts) = val else {
+                return no("a tuple assignment of something that is not a tuple");
+            };
+            if parts.len() != places.len() {
+                return no("a tuple assignment of another length");
+            }
+            let mut held = Vec::new();
+            for p in parts {
+                let (t, stmts) = self.value_var(p)?;
+                for s in stmts {
+                    self.emit(s);
+                }
+                held.push(t);
+            }
+            for (pl, v) in places.iter().zip(held) {
+                if !matches!(pl.peel().kind, MKind::Path(ref p) if p.path.is_ident("_")) {
+                    self.store(pl, v)?;
+                }
+            }
+            return Ok(());
+        }
         self.store(place, val)
     }
 

@@ -64,7 +64,8 @@ impl Printer<'_> {
             }
             Stmt::If { cond, then, els } if self.work(s) => {
                 let (c, t, e) = (self.name(*cond), self.reverse(then)?, self.reverse(els)?);
-                quote!(if #c { #t } else { #e })
+                let (rt, re) = (self.recomputed(then), self.recomputed(els));
+                quote!(if #c { #rt #t } else { #re #e })
             }
             Stmt::For {
                 idx,
