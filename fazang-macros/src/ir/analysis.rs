@@ -161,6 +161,7 @@ fn flows(s: &Stmt) -> Vec<(V, Vec<V>)> {
                 .out
                 .iter()
                 .chain(c.out_array.iter().map(|(values, _)| values))
+                .chain(c.result_array.iter())
                 .map(|o| (*o, ins.clone()))
                 .collect();
             for a in &c.args {
@@ -208,6 +209,7 @@ impl Facts {
     pub fn call_active(&self, c: &Call) -> bool {
         c.out.is_some_and(|o| self.active[o])
             || c.out_array.is_some_and(|(values, _)| self.active[values])
+            || c.result_array.is_some_and(|r| self.active[r])
             || c.args
                 .iter()
                 .any(|a| matches!(a, CallArg::InOut(v) if self.active[*v]))

@@ -270,6 +270,10 @@ pub struct Call {
     /// Jacobian row-major over the active inputs flattened (scalars, then each array's
     /// elements, in argument order).
     pub out_array: Option<(V, V)>,
+    /// A taped call with `&mut` floats: `out_array` then holds every output (the result's
+    /// entries, then each `&mut` float's new value); a vector result is copied into this
+    /// array (a scalar one into `out`).
+    pub result_array: Option<V>,
     /// With [`CallHow::Lanes`]: per output (the result, then each `&mut` float in order),
     /// per input (the active scalar arguments in order), the partial derivative, held in a
     /// data variable.

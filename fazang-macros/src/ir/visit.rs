@@ -39,6 +39,7 @@ pub fn defs(s: &Stmt) -> Vec<V> {
             if let Some((values, jac)) = c.out_array {
                 out.extend([values, jac]);
             }
+            out.extend(c.result_array);
             out
         }
         _ => vec![],

@@ -31,6 +31,12 @@ impl Outputs for Var {
     }
 }
 
+/// No result (a function that only writes through `&mut` floats).
+impl Outputs for () {
+    #[inline]
+    fn push_outputs(self, _: &mut Vec<Var>) {}
+}
+
 impl<T: Outputs, const N: usize> Outputs for [T; N] {
     fn push_outputs(self, out: &mut Vec<Var>) {
         for t in self {

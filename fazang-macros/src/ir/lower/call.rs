@@ -569,9 +569,6 @@ impl<'a> Lower<'a> {
                 .map(|ps| ps.get(i).cloned().flatten());
             args.push(self.call_arg(a, &callee, param)?);
         }
-        let convert = !callee.fazang;
-        let callee_reads = Vec::new();
-        let callee = callee.tokens;
         let scalars = args
             .iter()
             .filter(|a| matches!(a, CallArg::Scalar(_) | CallArg::InOut(_)))
@@ -584,17 +581,32 @@ impl<'a> Lower<'a> {
                 _ => None,
             })
             .collect();
-        let how = if !slices && scalars <= MAX_LANES {
-            CallHow::Lanes
-        } else if inouts.is_empty() {
-            CallHow::Tape
-        } else {
-            return no("a call with a `&mut` float and more than 8 active inputs");
-        };
         let result = self.abs(e).deref().clone();
         let hinted = self.hints.exprs.contains(&e.id) && matches!(result, Abs::Unknown(_));
         let seq_hinted =
             !hinted && self.hints.seqs.contains(&e.id) && matches!(result, Abs::Unknown(true));
+        let vector_result =
+            seq_hinted || matches!(&result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true)));
+        let how = if !slices && scalars <= MAX_LANES && !(vector_result && !inouts.is_empty()) {
+            CallHow::Lanes
+        } else {
+            CallHow::Tape
+        };
+        let convert = !callee.fazang;
+        if how == CallHow::Tape && !inouts.is_empty() {
+            let shape = if hinted || matches!(result, Abs::Float(_)) {
+                Some(false)
+            } else if vector_result {
+                Some(true)
+            } else if matches!(result, Abs::Unknown(false) | Abs::Never) {
+                None
+            } else {
+                return no("a call with `&mut` floats returning something other than floats");
+            };
+            return self.taped_with_inouts(callee.tokens, args, shape, fallible, convert);
+        }
+        let callee_reads = Vec::new();
+        let callee = callee.tokens;
         let mut out_array = None;
         let (out, data_out) = match &result {
             Abs::Float(_) => (Some(self.new_var("y", Kind::F64)), None),
@@ -631,6 +643,7 @@ impl<'a> Lower<'a> {
             out,
             data_out,
             out_array,
+            result_array: None,
             partials,
             fallible,
             convert,
@@ -897,5 +910,45 @@ impl<'a> Lower<'a> {
                 Ok(Val::F(Op::Var(out)))
             }
         }
+    }
+}
+
+impl<'a> Lower<'a> {
+    /// A call on the tape with `&mut` floats (`simplex_constrain(&y, &mut lp)`): one
+    /// recording whose outputs are the result and each `&mut` float's new value. `shape`:
+    /// a float result (`Some(false)`), a vector of floats (`Some(true)`) or none.
+    fn taped_with_inouts(
+        &mut self,
+        callee: TokenStream,
+        args: Vec<CallArg>,
+        shape: Option<bool>,
+        fallible: Fallible,
+        convert: bool,
+    ) -> R<Val> {
+        let values = self.new_var("ys", Kind::Array);
+        let jac = self.new_var("jac", Kind::Array);
+        let (out, result_array) = match shape {
+            Some(false) => (Some(self.new_var("y", Kind::F64)), None),
+            Some(true) => (None, Some(self.new_var("res", Kind::Array))),
+            None => (None, None),
+        };
+        self.emit(Stmt::Call(Call {
+            how: CallHow::Tape,
+            callee: toks(callee),
+            callee_reads: Vec::new(),
+            args,
+            out,
+            data_out: None,
+            out_array: Some((values, jac)),
+            result_array,
+            partials: Vec::new(),
+            fallible,
+            convert,
+        }));
+        Ok(match (out, result_array) {
+            (Some(v), _) => Val::F(Op::Var(v)),
+            (_, Some(a)) => Val::Seq(seq::Seq::whole(a, 1)),
+            _ => Val::Unit,
+        })
     }
 }

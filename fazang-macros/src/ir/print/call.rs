@@ -127,6 +127,7 @@ impl Printer<'_> {
         let (xs, g, vs) = (self.tmp("xs"), self.tmp("gb"), self.tmp("v"));
         let mut fill = Vec::new();
         let mut args = Vec::new();
+        let mut inouts = Vec::new();
         for a in &c.args {
             match a {
                 CallArg::Scalar(op) => {
@@ -151,10 +152,18 @@ impl Printer<'_> {
                 CallArg::Data(t, _, shape) => {
                     args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Var)))
                 }
-                CallArg::InOut(_) => return Err("a `&mut` float passed on the tape".into()),
+                CallArg::InOut(v) => {
+                    let (o, x, io) = (self.tmp("o"), self.name(*v), self.tmp("io"));
+                    fill.push(quote!(let #o = #xs.len(); #xs.push(#x);));
+                    inouts.push((io.clone(), o));
+                    args.push(quote!(&mut #io));
+                }
             }
         }
         let callee = &c.callee.0;
+        if !inouts.is_empty() {
+            return self.fwd_tape_inouts(s, c, (&xs, &vs), fill, args, inouts);
+        }
         let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
         if let Some((values, jac)) = c.out_array {
             let (vn, jn) = (self.name(values), self.name(jac));
@@ -201,6 +210,76 @@ impl Printer<'_> {
         }))
     }
 
+    /// A taped call with `&mut` floats: the closure returns the result's entries, then
+    /// each `&mut` float's new value; they are copied out of `values` after the call.
+    fn fwd_tape_inouts(
+        &self,
+        s: &Stmt,
+        c: &Call,
+        (xs, vs): (&Ident, &Ident),
+        fill: Vec<TokenStream>,
+        args: Vec<TokenStream>,
+        inouts: Vec<(Ident, Ident)>,
+    ) -> Result<TokenStream, String> {
+        let (values, jac) = c.out_array.ok_or("a taped call with `&mut` floats")?;
+        let (vn, jn) = (self.name(values), self.name(jac));
+        let callee = &c.callee.0;
+        let lets = inouts.iter().map(|(io, o)| quote!(let mut #io = #vs[#o];));
+        let pushes = inouts.iter().map(|(io, _)| quote!(__fz_outs.push(#io);));
+        let collect = quote!(|__fz_r| {
+            let mut __fz_outs = ::std::vec::Vec::new();
+            ::fazang::__private::Outputs::push_outputs(__fz_r, &mut __fz_outs);
+            #(#pushes)*
+            __fz_outs
+        });
+        let run = match c.fallible {
+            Fallible::Question => quote!(::fazang::__private::taped_call_vec_result(
+                &#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| {
+                    #(#lets)*
+                    let __fz_c = #callee(#(#args),*);
+                    __fz_c.map(#collect)
+                })?),
+            _ => {
+                let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
+                quote!(::fazang::__private::taped_call_vec(
+                &#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| {
+                    #(#lets)*
+                    let __fz_c = #call;
+                    (#collect)(__fz_c)
+                }))
+            }
+        };
+        let n = inouts.len();
+        let mut sets = vec![quote!(let __fz_m = __fz_ys.len() - #n;)];
+        if let Some(out) = c.out {
+            let o = self.name(out);
+            sets.push(quote!(#o = __fz_ys[0];));
+        }
+        if let Some(r) = c.result_array {
+            let r = self.name(r);
+            sets.push(quote!(#r = __fz_ys[..__fz_m].to_vec();));
+        }
+        let ios = c.args.iter().filter_map(|a| match a {
+            CallArg::InOut(v) => Some(self.name(*v)),
+            _ => None,
+        });
+        for (j, io) in ios.enumerate() {
+            sets.push(quote!(#io = __fz_ys[__fz_m + #j];));
+        }
+        let saves = self.saves_of_call(s, c)?;
+        Ok(quote!({
+            let mut #xs = __fz_st.take_buf();
+            #(#fill)*
+            let mut __fz_jac = ::std::vec::Vec::new();
+            let __fz_ys: ::std::vec::Vec<f64> = #run;
+            #saves
+            #(#sets)*
+            #vn = __fz_ys;
+            #jn = __fz_jac;
+            __fz_st.give_buf(#xs);
+        }))
+    }
+
     /// A sequence as a slice of `f64` in generated code.
     fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
         let p = self.place(
@@ -223,7 +302,12 @@ impl Printer<'_> {
         let restore = self.restores(s);
         if let Some((values, jac)) = c.out_array {
             let body = if active {
-                self.rev_vector(c, values, jac)
+                let (a, vn, jn) = (self.adj(values), self.name(values), self.name(jac));
+                if self.has_inouts(c) {
+                    self.rev_inouts(c, &vn, &jn)
+                } else {
+                    self.rev_vector(c, quote!(#a), &vn, &jn)
+                }
             } else {
                 quote!()
             };
@@ -343,14 +427,17 @@ impl Printer<'_> {
 impl Printer<'_> {
     /// The reverse of a call with a vector result: each entry's adjoint times its row of
     /// the Jacobian, into the inputs (scalars, then arrays' elements, in argument order).
-    fn rev_vector(&self, c: &Call, values: V, jac: V) -> TokenStream {
-        let (a, vn, jn) = (self.adj(values), self.name(values), self.name(jac));
+    fn rev_vector(&self, c: &Call, a: TokenStream, vn: &Ident, jn: &Ident) -> TokenStream {
         let (g, row, off) = (self.tmp("g"), self.tmp("row"), self.tmp("o"));
         let mut adds = Vec::new();
         for arg in &c.args {
             match arg {
                 CallArg::Scalar(op) => {
                     let add = self.add_to(op, quote!(#g * #row[#off]));
+                    adds.push(quote!(#add #off += 1;));
+                }
+                CallArg::InOut(v) => {
+                    let add = self.add_to(&Op::Var(*v), quote!(#g * #row[#off]));
                     adds.push(quote!(#add #off += 1;));
                 }
                 CallArg::Slice(s) => {
@@ -391,5 +478,50 @@ impl Printer<'_> {
                 }
             }
         }
+    }
+}
+
+impl Printer<'_> {
+    fn has_inouts(&self, c: &Call) -> bool {
+        c.args.iter().any(|a| matches!(a, CallArg::InOut(_)))
+    }
+
+    /// The reverse of a taped call with `&mut` floats: the outputs' adjoints (the
+    /// result's, then each `&mut` float's) taken and cleared into one vector first (a
+    /// `&mut` float is an input too), then the vector reverse over it.
+    fn rev_inouts(&self, c: &Call, vn: &Ident, jn: &Ident) -> TokenStream {
+        let ga = self.tmp("ga");
+        let mut take = vec![
+            quote!(let mut #ga: ::std::vec::Vec<f64> = ::std::vec::Vec::with_capacity(#vn.len());),
+        ];
+        let scalar = |v: V, take: &mut Vec<TokenStream>| {
+            if self.facts.active[v] {
+                let a = self.adj(v);
+                take.push(quote!(#ga.push(#a); #a = 0.0;));
+            } else {
+                take.push(quote!(#ga.push(0.0);));
+            }
+        };
+        if let Some(out) = c.out {
+            scalar(out, &mut take);
+        }
+        if let Some(r) = c.result_array {
+            let rn = self.name(r);
+            if self.facts.active[r] {
+                let a = self.adj(r);
+                take.push(
+                    quote!(for __fz_x in #a.iter_mut() { #ga.push(*__fz_x); *__fz_x = 0.0; }),
+                );
+            } else {
+                take.push(quote!(#ga.extend(::std::iter::repeat(0.0).take(#rn.len()));));
+            }
+        }
+        for a in &c.args {
+            if let CallArg::InOut(v) = a {
+                scalar(*v, &mut take);
+            }
+        }
+        let body = self.rev_vector(c, quote!(#ga), vn, jn);
+        quote!({ #(#take)* #body })
     }
 }
