@@ -587,7 +587,7 @@ impl<'a> Lower<'a> {
             !hinted && self.hints.seqs.contains(&e.id) && matches!(result, Abs::Unknown(true));
         let vector_result =
             seq_hinted || matches!(&result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true)));
-        let how = if !slices && scalars <= MAX_LANES && !(vector_result && !inouts.is_empty()) {
+        let how = if !slices && scalars <= MAX_LANES && (!vector_result || inouts.is_empty()) {
             CallHow::Lanes
         } else {
             CallHow::Tape

@@ -304,9 +304,9 @@ impl Printer<'_> {
             let body = if active {
                 let (a, vn, jn) = (self.adj(values), self.name(values), self.name(jac));
                 if self.has_inouts(c) {
-                    self.rev_inouts(c, &vn, &jn)
+                    self.rev_inouts(c, vn, jn)
                 } else {
-                    self.rev_vector(c, quote!(#a), &vn, &jn)
+                    self.rev_vector(c, quote!(#a), vn, jn)
                 }
             } else {
                 quote!()
