@@ -121,7 +121,11 @@ impl Printer<'_> {
                     }
                 }
             }
-            Stmt::Call(_) if self.generic => return Err("a call in code over dual numbers".into()),
+            Stmt::Call(c) if self.generic && !self.generic_call(c) => {
+                return Err(
+                    "a call on the tape or with a vector result in code over dual numbers".into(),
+                )
+            }
             Stmt::Call(c) => self.fwd_call(s, c)?,
         })
     }

@@ -56,7 +56,11 @@ impl Printer<'_> {
                 let add = self.add_to(src, quote!(#g));
                 quote!({ let #g: #sc = #a.pop().unwrap_or(#zero); #add })
             }
-            Stmt::Call(_) if self.generic => return Err("a call in code over dual numbers".into()),
+            Stmt::Call(c) if self.generic && !self.generic_call(c) => {
+                return Err(
+                    "a call on the tape or with a vector result in code over dual numbers".into(),
+                )
+            }
             Stmt::Call(c) => self.rev_call(s, c, active)?,
             // A data value given to a variable that is active elsewhere: its adjoint
             // before this point is that of another value.
