@@ -81,7 +81,12 @@ impl<'a> Lower<'a> {
         let Some(first) = live.first() else {
             return Ok(Val::Never);
         };
-        if live.iter().all(|v| matches!(v, Val::Unit)) {
+        // Rust gives every branch one type: if one branch is `()`, all are (an arm
+        // `acc += x` is `()` whatever the lowering holds for it).
+        // Rust gives every branch one type: next to a `()` branch, data is `()` too (an
+        // empty `else { }` is data to the lowering, already evaluated in its block).
+        let unit = |v: &&Val| matches!(v, Val::Unit | Val::D(_) | Val::C(_));
+        if live.iter().any(|v| matches!(v, Val::Unit)) && live.iter().all(unit) {
             return Ok(Val::Unit);
         }
         let shape = (*first).clone();
@@ -178,7 +183,7 @@ impl<'a> Lower<'a> {
             return self.slice_arms(&s, arms);
         }
         let (st, sreads) = match &scrut {
-            Val::F(_) | Val::D(_) | Val::Tuple(_) => self.val_tokens(&scrut)?,
+            Val::F(_) | Val::D(_) | Val::C(_) | Val::Tuple(_) => self.val_tokens(&scrut)?,
             other => return no(format!("a `match` on {}", other.describe())),
         };
         let active = matches!(&scrut, Val::F(_)) && self.abs(x).active();

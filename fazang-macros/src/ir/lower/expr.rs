@@ -700,7 +700,7 @@ pub fn const_expr(e: &MExpr) -> Option<Val> {
 }
 
 /// `Vec::new`, `Vec::with_capacity`.
-fn is_vec_new(f: &MExpr) -> bool {
+pub(super) fn is_vec_new(f: &MExpr) -> bool {
     matches!(&f.peel().kind, MKind::Path(p)
         if p.path.segments.len() == 2
             && p.path.segments[0].ident == "Vec"

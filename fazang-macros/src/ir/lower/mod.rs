@@ -114,6 +114,8 @@ pub struct Lower<'a> {
     pub returns: bool,
     /// Bindings assigned after their declaration (or borrowed `&mut`).
     pub assigned: std::collections::HashSet<BindId>,
+    /// Bindings whose elements are written after their `let`.
+    pub elem_written: std::collections::HashSet<BindId>,
     /// Closures by id.
     pub closures: Vec<Option<&'a model::ClosureExpr>>,
     /// Closures being applied (no recursion).
@@ -145,6 +147,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         done: 0,
         returns: false,
         assigned: stmt::assigned(body),
+        elem_written: stmt::element_written(body),
         closures: vec![None; body.closures.len()],
         applying: Vec::new(),
         hints: hints::hints(body, act, true),

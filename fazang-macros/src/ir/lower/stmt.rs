@@ -46,6 +46,31 @@ pub fn assigned(body: &model::Body) -> HashSet<BindId> {
     a.0
 }
 
+/// Bindings whose elements are written after their `let` (`w[i] = ..`, `w[i] += ..`).
+pub fn element_written(body: &model::Body) -> HashSet<BindId> {
+    struct A(HashSet<BindId>);
+    impl Visit for A {
+        fn visit_expr(&mut self, e: &MExpr) {
+            let place = match &e.kind {
+                MKind::Assign(p, _) => Some(p),
+                MKind::Binary(op, p, _) if is_compound(op) => Some(p),
+                _ => None,
+            };
+            if let Some(p) = place {
+                if matches!(p.peel().kind, MKind::Index(..)) {
+                    if let Some(id) = crate::activity::walk_support::root_local(p) {
+                        self.0.insert(id);
+                    }
+                }
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut a = A(HashSet::new());
+    a.visit_block(&body.block);
+    a.0
+}
+
 /// `+=`, `-=`, ...
 pub fn is_compound(op: &BinOp) -> bool {
     matches!(
@@ -252,7 +277,15 @@ impl<'a> Lower<'a> {
                 return Ok(());
             }
         }
-        let v = if active_array && self.pure_data(init) {
+        // `Vec::with_capacity(x.len())` reads only a length, even of an active array.
+        let empty = matches!(&init.peel().kind, MKind::Call(f, _) if super::expr::is_vec_new(f));
+        // So is a data array whose elements are written later (`w[i] /= 2.0`): its
+        // writes are then stores the analyses see, like an active array's.
+        let written_array = matches!(&l.pat, MPat::Ident { id, .. }
+            if self.elem_written.contains(id)
+                && matches!(self.act.of_bind(*id).deref(), Abs::Seq(x)
+                    if matches!(x.deref(), Abs::Float(false))));
+        let v = if (active_array || written_array) && (empty || self.pure_data(init)) {
             self.array_init(init)?
         } else if let (Some(ty), true) = (&l.ty, self.pure_data(init)) {
             // Data with a written type keeps it (`let t: Vec<f64> = ...collect();`).
