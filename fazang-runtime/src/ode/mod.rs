@@ -55,10 +55,12 @@
 //! # Ok::<(), DomainError>(())
 //! ```
 
+mod augmented;
 mod bdf;
 mod control;
 mod eval;
 mod linalg;
+mod nested;
 mod rk45;
 mod system;
 
@@ -68,7 +70,7 @@ use crate::dist::args::{Args, Ret};
 use crate::dist::check::check_finite;
 use crate::dist::{Constraint, DomainError};
 use crate::Real;
-use control::Settings;
+use control::{Outputs, Settings};
 use eval::Rhs;
 
 /// Solver controls, as Fazang's `cvodes_tol(method, rtol, atol, max_steps)`: relative and
@@ -229,7 +231,8 @@ pub type Solution<'a, Y, T, P> = Ret<(&'a [Y], &'a [P], &'a [T])>;
 pub type OdeResult<'a, Y, T, P> = Result<Vec<Vec<Solution<'a, Y, T, P>>>, DomainError>;
 
 /// Check the arguments, integrate values and sensitivities, and record one result per
-/// output with the sensitivities as its partials.
+/// output with the sensitivities as its partials (first and second derivatives of the
+/// solution when the scalar carries them, see `nested`).
 #[allow(clippy::too_many_arguments)]
 fn solve<'a, F, Y, T, P>(
     function: &'static str,
@@ -248,14 +251,45 @@ where
     P: Real,
     (&'a [Y], &'a [P], &'a [T]): Args,
 {
-    let args = (y0, theta, ts);
     let tv: Vec<f64> = ts.iter().map(Real::val).collect();
     check_arguments(function, y0, t0, &tv, theta, &tol)?;
+    let set = Settings {
+        function,
+        rtol: tol.rtol,
+        atol: tol.atol,
+        max_steps: tol.max_num_steps,
+    };
+    if nested::needs_second_order(y0, ts, theta) {
+        return nested::solve(method, &set, f, y0, t0, ts, &tv, theta);
+    }
+    first_order(method, &set, f, y0, t0, ts, &tv, theta)
+}
+
+/// The solution with first-order sensitivities as the partials of each output.
+#[allow(clippy::too_many_arguments)]
+fn first_order<'a, F, Y, T, P>(
+    method: Method,
+    set: &Settings,
+    f: &F,
+    y0: &'a [Y],
+    t0: f64,
+    ts: &'a [T],
+    tv: &[f64],
+    theta: &'a [P],
+) -> OdeResult<'a, Y, T, P>
+where
+    F: OdeSystem + ?Sized,
+    Y: Real,
+    T: Real,
+    P: Real,
+    (&'a [Y], &'a [P], &'a [T]): Args,
+{
+    let args = (y0, theta, ts);
     let active = <(&[Y], &[P], &[T]) as Args>::active();
     let n = y0.len();
     let ny = if active[0] { n } else { 0 };
     let thv: Vec<f64> = theta.iter().map(Real::val).collect();
-    let mut rhs = Rhs::new(f, function, thv, n, ny);
+    let mut rhs = Rhs::new(f, set.function, thv, n, ny);
     if active[1] {
         rhs = rhs.with_active_theta();
     }
@@ -266,16 +300,7 @@ where
     for i in 0..ny {
         z0[n + i * k + i] = 1.0;
     }
-    let set = Settings {
-        function,
-        rtol: tol.rtol,
-        atol: tol.atol,
-        max_steps: tol.max_num_steps,
-    };
-    let zs = match method {
-        Method::Bdf => bdf::solve(&mut rhs, &set, t0, z0, &tv)?,
-        Method::Rk45 => rk45::solve(&mut rhs, &set, t0, z0, &tv)?,
-    };
+    let zs = integrate(method, &mut rhs, set, t0, z0, tv)?;
     let mut dydt = vec![0.0; if active[2] { n } else { 0 }];
     let mut out = Vec::with_capacity(zs.len());
     for (ti, z) in zs.iter().enumerate() {
@@ -300,6 +325,21 @@ where
         out.push(row.collect());
     }
     Ok(out)
+}
+
+/// Integrate `z0 = [y0, S0]` by `method` to each of `ts`.
+fn integrate<F: OdeSystem + ?Sized>(
+    method: Method,
+    rhs: &mut Rhs<'_, F>,
+    set: &Settings,
+    t0: f64,
+    z0: Vec<f64>,
+    ts: &[f64],
+) -> Result<Outputs, DomainError> {
+    match method {
+        Method::Bdf => bdf::solve(rhs, set, t0, z0, ts),
+        Method::Rk45 => rk45::solve(rhs, set, t0, z0, ts),
+    }
 }
 
 /// Stan's checks of the arguments of an ODE solve, in its order.
