@@ -277,6 +277,11 @@ impl<S: Real, T: Tangent<S>> RealInternals for Dual<S, T> {
         self.re.__is_const_zero() && self.eps.is_zero()
     }
 
+    fn __is_constant(&self) -> bool {
+        let zero = |x: S| x.__is_constant() && x.val() == 0.0;
+        self.re.__is_constant() && (0..self.eps.lanes()).all(|l| zero(self.eps.lane(l)))
+    }
+
     fn __from_partials_in(_: &(), value: S, partials: impl FnOnce(&mut Partials<Self, S>)) -> Self {
         let mut p = Partials::new();
         partials(&mut p);

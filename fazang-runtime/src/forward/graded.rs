@@ -226,6 +226,10 @@ macro_rules! graded_real {
                     || $crate::forward::graded::Graded::is_flat(self)
             }
             #[inline]
+            fn __is_constant(&self) -> bool {
+                $crate::forward::graded::Graded::is_flat(self)
+            }
+            #[inline]
             fn __is_const_zero(&self) -> bool {
                 $crate::forward::graded::Graded::is_flat(self) && $crate::Real::val(self) == 0.0
             }

@@ -410,6 +410,9 @@ impl RealInternals for Fwd {
     fn __is_const_zero(&self) -> bool {
         self.mask == 0 && self.v == 0.0
     }
+    fn __is_constant(&self) -> bool {
+        self.mask == 0
+    }
     fn __from_partials_in(
         ctx: &u64,
         value: Fwd,

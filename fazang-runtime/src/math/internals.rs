@@ -47,6 +47,13 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
         false
     }
 
+    /// Whether this number carries no derivative at all (a constant of its type, whatever
+    /// its value). A hint: `false` is always allowed, and means "perhaps not".
+    #[inline(always)]
+    fn __is_constant(&self) -> bool {
+        false
+    }
+
     /// `self · a + o · b`, the tangent of a product (one node on the tape for `Var`,
     /// rather than three).
     #[inline(always)]
