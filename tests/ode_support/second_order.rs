@@ -31,6 +31,14 @@ pub fn logistic(_t: f64, y: &[f64], p: &[f64]) -> Vec<f64> {
 }
 ode_system!(pub Logistic = logistic);
 
+/// A stiff linear system, y1' = -a y1 + y2, y2' = -b y2 with b ≫ a, p = (a, b): its
+/// matrix exponential is [[e^(-at), g], [0, e^(-bt)]], g = (e^(-at) - e^(-bt)) / (b - a).
+#[differentiate(wrt(y, p))]
+pub fn stiff_linear(_t: f64, y: &[f64], p: &[f64]) -> [f64; 2] {
+    [-p[0] * y[0] + y[1], -p[1] * y[1]]
+}
+ode_system!(pub StiffLinear = stiff_linear);
+
 /// A value, its gradient and Hessian over the inputs of a closed form.
 #[derive(Clone, Debug)]
 pub struct Exact {
@@ -132,6 +140,47 @@ pub fn logistic_exact(y0: f64, r: f64, k: f64, t: f64) -> Exact {
             .map(|i| (0..3).map(|j| y * (g[i] * g[j] + h[i][j])).collect())
             .collect(),
     }
+}
+
+/// Both states of [`StiffLinear`] at `t` over the inputs (y0₁, y0₂, a, b), from the
+/// derivatives of g: g_a = (g - t e^(-at)) / (b - a), g_b = (t e^(-bt) - g) / (b - a),
+/// g_aa = (t² e^(-at) + 2 g_a) / (b - a), g_bb = -(t² e^(-bt) + 2 g_b) / (b - a),
+/// g_ab = (g_b - g_a) / (b - a).
+pub fn stiff_linear_exact(y0: [f64; 2], a: f64, b: f64, t: f64) -> [Exact; 2] {
+    let (ea, eb, d) = ((-a * t).exp(), (-b * t).exp(), b - a);
+    let g = (ea - eb) / d;
+    let (ga, gb) = ((g - t * ea) / d, (t * eb - g) / d);
+    let (gaa, gbb, gab) = (
+        (t * t * ea + 2.0 * ga) / d,
+        -(t * t * eb + 2.0 * gb) / d,
+        (gb - ga) / d,
+    );
+    let sym = |entries: &[(usize, usize, f64)]| {
+        let mut h = vec![vec![0.0; 4]; 4];
+        for &(i, j, v) in entries {
+            h[i][j] = v;
+            h[j][i] = v;
+        }
+        h
+    };
+    let y1 = Exact {
+        value: ea * y0[0] + g * y0[1],
+        grad: vec![ea, g, -t * ea * y0[0] + y0[1] * ga, y0[1] * gb],
+        hess: sym(&[
+            (0, 2, -t * ea),
+            (1, 2, ga),
+            (1, 3, gb),
+            (2, 2, t * t * ea * y0[0] + y0[1] * gaa),
+            (2, 3, y0[1] * gab),
+            (3, 3, y0[1] * gbb),
+        ]),
+    };
+    let y2 = Exact {
+        value: eb * y0[1],
+        grad: vec![0.0, eb, 0.0, -t * eb * y0[1]],
+        hess: sym(&[(1, 3, -t * eb), (3, 3, t * t * eb * y0[1])]),
+    };
+    [y1, y2]
 }
 
 /// |got - want| ≤ rel |want| + abs for each entry: every entry at its own scale.
