@@ -20,10 +20,51 @@
 //! [`DomainError`]s naming the function, the argument and the value.
 //!
 //! The output times `ts` may be active too (`∂y(tᵢ)/∂tᵢ = f(tᵢ, y(tᵢ))`); `t0` is data.
-//! The sensitivities are first derivatives: the results are exact for `Var` and for
-//! first-order forward-mode scalars, not for second-order (Hessian) ones. The
-//! sensitivities are part of the error test (as CVODES' `errconS`), so a solve with
+//! The sensitivities are part of the error test (as CVODES' `errconS`), so a solve with
 //! active inputs may take more steps than the same solve on `f64`.
+//!
+//! # Second derivatives
+//!
+//! Every scalar works, first and second order alike: `Var` (gradients), dual numbers
+//! (`_jvp`, [`jvp`](crate::jvp)), and the second-order ones of `_hessian`, `_hvp`,
+//! [`hessian`](crate::hessian), [`hessian_forward`](crate::hessian_forward),
+//! [`hessian_vector_product`](crate::hessian_vector_product) (forward-over-forward and
+//! reverse-over-forward), nested [`derivative`](crate::derivative) calls and second-order
+//! [`Taylor`](crate::Taylor) and [`Jet`](crate::Jet) series. For a second-order scalar the
+//! solver integrates the state and its sensitivities `[y, S]` as one system, with the
+//! sensitivities of that system: the sensitivity equations differentiated again, so
+//! second derivatives are exact to the tolerance (at the cost of a system `1 + k` times
+//! larger for `k` sensitivity columns). Mixed derivatives in an output time and in `y0`
+//! or `θ` are exact too. Two cases panic with a message naming the solver, never give a
+//! number: a second derivative in an output time `tᵢ` itself (it needs `∂f/∂t`, and the
+//! right-hand side takes `t` as data: pass such times as data), and third or higher
+//! derivatives.
+//!
+//! ```
+//! use fazang::prelude::*;
+//!
+//! #[differentiate(wrt(y, k))]
+//! fn decay(_t: f64, y: &[f64], k: &[f64]) -> Vec<f64> {
+//!     vec![-k[0] * y[0]]
+//! }
+//! ode_system!(Decay = decay);
+//!
+//! // y(t) = y0 exp(-k t): ∂²y/∂y0∂k = -t e^(-kt), ∂²y/∂k² = t² y.
+//! #[differentiate(wrt(y0, k))]
+//! fn y_at(y0: f64, k: f64, t: f64) -> Result<f64, DomainError> {
+//!     let tol = OdeTol::new(1e-10, 1e-10, 10_000);
+//!     Ok(ode_rk45(&Decay, &[y0], 0.0, &[t], &[k], tol)?[0][0])
+//! }
+//!
+//! let (y, _, h) = y_at_hessian(2.0, 0.7, 3.0)?;
+//! let e = (-2.1_f64).exp();
+//! assert!((h[0][1] - -3.0 * e).abs() < 1e-7 && (h[1][1] - 9.0 * y).abs() < 1e-7);
+//! // The same mixed derivative by nested forward mode.
+//! use fazang::{derivative, Fwd};
+//! let d = derivative(|y0: Fwd| derivative(|k: Fwd| y_at(y0, k, 3.0).unwrap(), 0.7), 2.0);
+//! assert!((d.val() - -3.0 * e).abs() < 1e-7);
+//! # Ok::<(), DomainError>(())
+//! ```
 //!
 //! # Example
 //!

@@ -111,44 +111,90 @@ where
             // ∂[y, S](tᵢ)/∂tᵢ = [f, S'] at (tᵢ, y(tᵢ)).
             rhs.value(tv[ti], &z[..na], &mut dz)?;
         }
-        // Entry r of [y, S] one order below: its partials are row r of the augmented
-        // sensitivities, and its derivative in tᵢ.
-        let entry = |r: usize| {
-            In::<Y, P, T>::from_partials(z[r], |p| {
-                for (qc, &d) in q.iter().zip(&z[na + r * k..na + (r + 1) * k]) {
-                    p.push(*qc, d);
-                }
-                if let Some(t) = tq.get(ti) {
-                    p.push(*t, dz[r]);
-                }
-            })
+        let at = Output {
+            n,
+            ny,
+            z,
+            dz: active[2].then_some(&dz[..]),
+            q: &q,
+            t: tq.get(ti).map(|t| (ti, *t)),
         };
+        out.push(at.lift(&args, &ctx));
+    }
+    Ok(out)
+}
+
+/// The augmented solution at one output time, and what it is differentiated against one
+/// order below the result.
+struct Output<'b, I> {
+    /// The states of `f`, and the sensitivity columns of the initial state.
+    n: usize,
+    ny: usize,
+    /// `[y, S, ∂[y, S]/∂q]` at `tᵢ`.
+    z: &'b [f64],
+    /// `∂[y, S]/∂tᵢ`, when the output times are active.
+    dz: Option<&'b [f64]>,
+    /// The active initial states and parameters one order below.
+    q: &'b [I],
+    /// `i` and `tᵢ` one order below, when the output times are active.
+    t: Option<(usize, I)>,
+}
+
+impl<I: Real> Output<'_, I> {
+    /// Entry `r` of `[y, S]` one order below: its partials are row `r` of the augmented
+    /// sensitivities, and its derivative in `tᵢ`.
+    fn entry(&self, r: usize) -> I {
+        let (k, na) = (self.q.len(), self.n * (1 + self.q.len()));
+        I::from_partials(self.z[r], |p| {
+            for (qc, &d) in self.q.iter().zip(&self.z[na + r * k..na + (r + 1) * k]) {
+                p.push(*qc, d);
+            }
+            if let (Some((_, t)), Some(dz)) = (self.t, self.dz) {
+                p.push(t, dz[r]);
+            }
+        })
+    }
+
+    /// The row of results `y_j(tᵢ)`, lifted to the result's scalar from their values and
+    /// partials one order below.
+    fn lift<'a, Y, T, P>(
+        &self,
+        args: &(&'a [Y], &'a [P], &'a [T]),
+        ctx: &<Solution<'a, Y, T, P> as RealInternals>::__Ctx,
+    ) -> Vec<Solution<'a, Y, T, P>>
+    where
+        Y: Real,
+        T: Real,
+        P: Real,
+        (&'a [Y], &'a [P], &'a [T]): Args,
+        Solution<'a, Y, T, P>: RealInternals<Inner = I>,
+    {
+        let (n, k, ny) = (self.n, self.q.len(), self.ny);
         let row = (0..n).map(|j| {
-            let s: Vec<_> = (0..k).map(|c| entry(n + j * k + c)).collect();
+            let s: Vec<I> = (0..k).map(|c| self.entry(n + j * k + c)).collect();
             // ∂y_j/∂tᵢ = f_j(tᵢ, y(tᵢ)), whose inner derivatives in (y0, θ) are S'_j; its
-            // derivative in tᵢ itself is never needed (refused above).
-            let dt = active[2].then(|| {
-                In::<Y, P, T>::from_partials(dz[j], |p| {
-                    for (c, qc) in q.iter().enumerate() {
+            // derivative in tᵢ itself is never needed (refused before the solve).
+            let dt = self.dz.map(|dz| {
+                I::from_partials(dz[j], |p| {
+                    for (c, qc) in self.q.iter().enumerate() {
                         p.push(*qc, dz[n + j * k + c]);
                     }
                 })
             });
-            Solution::<Y, T, P>::__from_partials_in(&ctx, entry(j), |p| {
+            Solution::<Y, T, P>::__from_partials_in(ctx, self.entry(j), |p| {
                 for (c, &d) in s.iter().enumerate() {
                     match c < ny {
                         true => args.push_in(p, 0, c, d),
                         false => args.push_in(p, 1, c - ny, d),
                     }
                 }
-                if let Some(d) = dt {
-                    args.push_in(p, 2, ti, d);
+                if let (Some(d), Some((i, _))) = (dt, self.t) {
+                    args.push_in(p, 2, i, d);
                 }
             })
         });
-        out.push(row.collect());
+        row.collect()
     }
-    Ok(out)
 }
 
 /// Whether `x` carries any derivative at all (a hint: `true` when unsure).
