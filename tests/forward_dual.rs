@@ -1,11 +1,15 @@
-//! Dual numbers: one, `[S; N]` and run-time lanes give the gradient the tape gives;
-//! `Dual<Var>` records its tangent (reverse-over-forward); `jvp` for scalar and vector
-//! functions; every scalar type runs a `#[differentiate]` body with data, loops and
+//! Dual numbers: one, `[S; N]` and run-time lanes give the gradient the tape gives and
+//! the exact one (sympy, `forward_support/hessian_reference.py`); `Dual<Var>` records its
+//! tangent (reverse-over-forward), whose sweep is the exact H v; `jvp` for scalar and
+//! vector functions; every scalar type runs a `#[differentiate]` body with data, loops and
 //! distributions.
 
 #[allow(dead_code)]
 #[path = "support/close.rs"]
 mod close;
+#[allow(dead_code)]
+#[path = "forward_support/hessian_values.rs"]
+mod hessian_values;
 
 use close::{assert_all_close, assert_close};
 use fazang::prelude::*;
@@ -26,8 +30,41 @@ fn model(theta: &[f64], y: &[f64]) -> Result<f64, DomainError> {
 const Y: [f64; 4] = [1.3, -0.4, 2.7, 0.9];
 const THETA: [f64; 3] = [0.5, -0.2, 0.8];
 
+/// The exact value, gradient and Hessian (rows flattened) of `model` at `THETA`, by sympy
+/// from the same formula (`forward_support/hessian_reference.py`).
+fn exact() -> (f64, &'static [f64], &'static [f64]) {
+    let r = hessian_values::REFERENCE
+        .iter()
+        .find(|r| r.case == "forward_dual_model" && r.x == THETA)
+        .expect("reference of the model");
+    (r.value, r.grad, r.hess)
+}
+
+/// Every entry within 1e-12 of its own magnitude (plus 1e-14): a 1 % error anywhere fails.
+#[track_caller]
+fn assert_entries(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let allowed = 1e-12 * w.abs() + 1e-14;
+        assert!(0.01 * w.abs() > allowed, "{what}[{i}]: reference too small");
+        assert!(
+            (g - w).abs() <= allowed,
+            "{what}[{i}]: got {g:e}, want {w:e} (error {:e})",
+            (g - w).abs()
+        );
+    }
+}
+
 fn tape_gradient() -> Vec<f64> {
     model_grad(&THETA, &Y).unwrap().1
+}
+
+#[test]
+fn the_tape_and_the_primal_match_the_exact_values() {
+    let (value, grad, _) = exact();
+    let (v, g) = model_grad(&THETA, &Y).unwrap();
+    assert_entries(&[model(&THETA, &Y).unwrap(), v], &[value; 2], "value");
+    assert_entries(&g, grad, "tape gradient");
 }
 
 #[test]
@@ -40,6 +77,7 @@ fn one_lane_per_input_gives_the_gradient() {
             .collect();
         let d = model(&x, &Y).unwrap();
         assert_close(d.eps, gi, 1e-14, &format!("lane {i}"));
+        assert_entries(&[d.eps], &[exact().1[i]], &format!("lane {i}"));
     }
 }
 
@@ -52,6 +90,7 @@ fn static_lanes_give_the_gradient_in_one_pass() {
         .collect();
     let d = model(&x, &Y).unwrap();
     assert_all_close(&d.eps, &tape_gradient(), 1e-14, "gradient");
+    assert_entries(&d.eps, exact().1, "gradient");
     assert_eq!(d.re, model(&THETA, &Y).unwrap());
 }
 
@@ -67,6 +106,7 @@ fn run_time_lanes_give_the_gradient() {
         model(&x, &Y).unwrap().eps.to_vec()
     });
     assert_all_close(&g, &tape_gradient(), 1e-14, "gradient");
+    assert_entries(&g, exact().1, "gradient");
 }
 
 #[test]
@@ -85,12 +125,14 @@ fn dual_over_var_records_the_tangent() {
     assert_close(y.eps.val(), dir, 1e-14, "∇f·v");
     y.eps.grad();
     let hv: Vec<f64> = x.iter().map(Var::adj).collect();
-    let (_, _, h) = fazang::hessian(|t| model(t, &Y).unwrap(), &THETA);
-    let want: Vec<f64> = h
-        .iter()
+    let want: Vec<f64> = exact()
+        .2
+        .chunks(3)
         .map(|r| r.iter().zip(&v).map(|(a, b)| a * b).sum())
         .collect();
-    assert_all_close(&hv, &want, 1e-13, "H v");
+    assert_entries(&hv, &want, "H v");
+    let direction: f64 = exact().1.iter().zip(&v).map(|(a, b)| a * b).sum();
+    assert_entries(&[y.eps.val()], &[direction], "∇f·v");
     clear_tape();
 }
 
@@ -101,6 +143,8 @@ fn jvp_of_scalar_and_vector_functions() {
     let g = tape_gradient();
     assert_eq!(val, model(&THETA, &Y).unwrap());
     assert_close(d, g.iter().zip(&v).map(|(a, b)| a * b).sum(), 1e-14, "∇f·v");
+    let direction: f64 = exact().1.iter().zip(&v).map(|(a, b)| a * b).sum();
+    assert_entries(&[d], &[direction], "∇f·v");
     let (vals, jv) = jvp(
         |x| vec![x[0] * x[1], x[2].exp(), dot_product(&[1.0, 2.0, 3.0], x)],
         &THETA,

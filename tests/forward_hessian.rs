@@ -1,16 +1,20 @@
 //! Hessians: ReverseDiffSource's Rosenbrock example; every distribution and slice
-//! function against central differences of its gradient (reverse-over-forward and
-//! forward-over-forward, which must also agree with each other); `#[deriv_rule]`
-//! functions, whose partials are differentiated again, and the rules that cannot be,
-//! which refuse with a message naming them.
+//! function, and `#[deriv_rule]` functions whose partials are differentiated again, against
+//! exact values, gradients and Hessians (sympy, `forward_support/hessian_reference.py`),
+//! entry by entry at each entry's own scale, for reverse-over-forward, forward-over-forward,
+//! Hessian-vector products and the tape's gradient; and the rules that cannot be
+//! differentiated twice, which refuse with a message naming them.
 
 #[allow(dead_code)]
 #[path = "support/close.rs"]
 mod close;
+#[path = "forward_support/hessian_values.rs"]
+mod hessian_values;
 
 use close::{assert_all_close, assert_close};
 use fazang::prelude::*;
 use fazang::{hessian, hessian_forward, hessian_vector_product, Dual, HessianScalar, Taylor};
+use hessian_values::{Reference, REFERENCE};
 
 /// The same closure for the gradient (`Var`), `hessian`, `hessian_forward::<8>` and
 /// `hessian_vector_product`.
@@ -25,48 +29,73 @@ macro_rules! four {
     };
 }
 
-/// H from both methods against central differences of the gradient, and H v from
-/// `hessian_vector_product`.
-fn check<G, H, F, V>((g, h, fwd, hvp): (G, H, F, V), x: &[f64])
+/// Every entry within `REL` of its own magnitude, plus `ABS`: a 1 % error in any entry
+/// that is not tiny fails (checked for each reference below).
+const REL: f64 = 1e-11;
+const ABS: f64 = 1e-13;
+
+/// The reference of `case` at `x` (exactly this point).
+fn reference(case: &str, x: &[f64]) -> &'static Reference {
+    REFERENCE
+        .iter()
+        .find(|r| r.case == case && r.x == x)
+        .unwrap_or_else(|| panic!("no reference for {case} at {x:?}: run hessian_reference.py"))
+}
+
+/// `got` against `want`, entry by entry at its own scale.
+#[track_caller]
+fn assert_entries(got: &[f64], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let allowed = REL * w.abs() + ABS;
+        // The tolerance could not hide a 1 % error in this entry.
+        assert!(
+            w.abs() * 0.01 > allowed || w.abs() < 1e-9,
+            "{what}[{i}]: reference too small"
+        );
+        assert!(
+            (g - w).abs() <= allowed,
+            "{what}[{i}]: got {g:e}, want {w:e} (error {:e}, allowed {allowed:e})",
+            (g - w).abs()
+        );
+    }
+}
+
+/// Value, gradient and Hessian from both methods, H v and the tape's gradient, each
+/// against the exact reference of `case` (sympy, `forward_support/hessian_reference.py`).
+fn check<G, H, F, V>(case: &str, (g, h, fwd, hvp): (G, H, F, V), x: &[f64])
 where
     G: Fn(&[Var]) -> Var,
     H: Fn(&[HessianScalar]) -> HessianScalar,
     F: Fn(&[fazang::HessianFwdScalar<8>]) -> fazang::HessianFwdScalar<8>,
     V: Fn(&[fazang::HvpScalar]) -> fazang::HvpScalar,
 {
+    let Reference {
+        value, grad, hess, ..
+    } = reference(case, x);
+    let value = *value;
+    let (v, gr, rows) = hessian(&h, x);
+    assert_entries(&[v], &[value], &format!("{case}: value"));
+    assert_entries(&gr, grad, &format!("{case}: gradient"));
+    assert_entries(&rows.concat(), hess, &format!("{case}: hessian"));
+    let (v, gr) = gradient(&g, x);
+    assert_entries(&[v], &[value], &format!("{case}: tape value"));
+    assert_entries(&gr, grad, &format!("{case}: tape gradient"));
+    let (_, gr, fwd_rows) = hessian_forward::<8, _>(&fwd, x);
+    assert_entries(&gr, grad, &format!("{case}: forward-over-forward gradient"));
+    assert_entries(
+        &fwd_rows.concat(),
+        hess,
+        &format!("{case}: forward-over-forward"),
+    );
     let n = x.len();
-    let (v, grad, rows) = hessian(&h, x);
-    let (v0, g0) = gradient(&g, x);
-    assert_close(v, v0, 1e-14, "value");
-    assert_all_close(&grad, &g0, 1e-13, "gradient");
-    let scale = rows.iter().flatten().fold(1.0_f64, |m, r| m.max(r.abs()));
-    for i in 0..n {
-        let step = 1e-5 * x[i].abs().max(1.0);
-        let mut xp = x.to_vec();
-        xp[i] += step;
-        let mut xm = x.to_vec();
-        xm[i] -= step;
-        let (gp, gm) = (gradient(&g, &xp).1, gradient(&g, &xm).1);
-        for j in 0..n {
-            let fd = (gp[j] - gm[j]) / (2.0 * step);
-            assert!(
-                (rows[i][j] - fd).abs() <= 1e-6 * scale,
-                "H[{i}][{j}] = {} but the gradient's central difference is {fd}",
-                rows[i][j]
-            );
-        }
-    }
-    let (_, _, fwd_rows) = hessian_forward::<8, _>(&fwd, x);
-    for (a, b) in rows.iter().zip(&fwd_rows) {
-        assert_all_close(a, b, 1e-12, "forward-over-forward");
-    }
     let dir: Vec<f64> = (0..n).map(|i| 1.0 - 0.3 * i as f64).collect();
     let (_, hv) = hessian_vector_product(&hvp, x, &dir);
-    let want: Vec<f64> = rows
-        .iter()
+    let want: Vec<f64> = hess
+        .chunks(n)
         .map(|r| r.iter().zip(&dir).map(|(a, b)| a * b).sum())
         .collect();
-    assert_all_close(&hv, &want, 1e-12, "H v");
+    assert_entries(&hv, &want, &format!("{case}: H v"));
 }
 
 #[differentiate]
@@ -100,40 +129,48 @@ fn many_inputs_take_several_passes() {
         acc * acc.cos()
     }
     let x: Vec<f64> = (0..20).map(|i| 0.1 * i as f64 - 0.7).collect();
-    check(four!(|x| chain(x)), &x);
+    check("chain", four!(|x| chain(x)), &x);
 }
 
 #[test]
 fn location_scale_families() {
     check(
+        "normal_lpdf(x0, x1, x2)",
         four!(|x| normal_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 0.5, 1.2],
     );
     check(
+        "normal_lpdf(&x[0..3], x3, x4)",
         four!(|x| normal_lpdf(&x[0..3], x[3], x[4]).unwrap()),
         &[1.3, -0.4, 2.7, 0.5, 1.2],
     );
     check(
+        "normal_lpdf(&[1.3, -0.4], &x[0..2], &x[2..4])",
         four!(|x| normal_lpdf(&[1.3, -0.4], &x[0..2], &x[2..4]).unwrap()),
         &[0.5, 0.1, 1.2, 0.7],
     );
     check(
+        "lognormal_lpdf",
         four!(|x| lognormal_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 0.5, 1.2],
     );
     check(
+        "cauchy_lpdf",
         four!(|x| cauchy_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 0.5, 1.2],
     );
     check(
+        "student_t_lpdf",
         four!(|x| student_t_lpdf(x[0], x[1], x[2], x[3]).unwrap()),
         &[1.3, 4.5, 0.5, 1.2],
     );
     check(
+        "logistic_lpdf",
         four!(|x| logistic_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 0.5, 1.2],
     );
     check(
+        "double_exponential_lpdf",
         four!(|x| double_exponential_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 0.5, 1.2],
     );
@@ -142,27 +179,37 @@ fn location_scale_families() {
 #[test]
 fn positive_and_bounded_families() {
     check(
+        "exponential_lpdf",
         four!(|x| exponential_lpdf(x[0], x[1]).unwrap()),
         &[0.7, 1.5],
     );
     check(
+        "gamma_lpdf",
         four!(|x| gamma_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 2.5, 0.8],
     );
     check(
+        "inv_gamma_lpdf",
         four!(|x| inv_gamma_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 2.5, 0.8],
     );
     check(
+        "weibull_lpdf",
         four!(|x| weibull_lpdf(x[0], x[1], x[2]).unwrap()),
         &[1.3, 2.5, 0.8],
     );
-    check(four!(|x| chi_square_lpdf(x[0], x[1]).unwrap()), &[1.3, 3.5]);
     check(
+        "chi_square_lpdf",
+        four!(|x| chi_square_lpdf(x[0], x[1]).unwrap()),
+        &[1.3, 3.5],
+    );
+    check(
+        "beta_lpdf",
         four!(|x| beta_lpdf(x[0], x[1], x[2]).unwrap()),
         &[0.3, 2.5, 1.8],
     );
     check(
+        "uniform_lpdf(0.5, x0, x1)",
         four!(|x| uniform_lpdf(0.5, x[0], x[1]).unwrap()),
         &[0.1, 2.0],
     );
@@ -171,18 +218,33 @@ fn positive_and_bounded_families() {
 #[test]
 fn count_families() {
     let counts: [i64; 3] = [2, 0, 5];
-    check(four!(|x| poisson_lpmf(&counts, x[0]).unwrap()), &[1.7]);
-    check(four!(|x| poisson_log_lpmf(&counts, x[0]).unwrap()), &[0.4]);
     check(
+        "poisson_lpmf(&[2, 0, 5], x0)",
+        four!(|x| poisson_lpmf(&counts, x[0]).unwrap()),
+        &[1.7],
+    );
+    check(
+        "poisson_log_lpmf(&[2, 0, 5], x0)",
+        four!(|x| poisson_log_lpmf(&counts, x[0]).unwrap()),
+        &[0.4],
+    );
+    check(
+        "neg_binomial_2_lpmf(&[2, 0, 5], x0, x1)",
         four!(|x| neg_binomial_2_lpmf(&counts, x[0], x[1]).unwrap()),
         &[1.7, 3.2],
     );
-    check(four!(|x| binomial_lpmf(&counts, 6, x[0]).unwrap()), &[0.35]);
     check(
+        "binomial_lpmf(&[2, 0, 5], 6, x0)",
+        four!(|x| binomial_lpmf(&counts, 6, x[0]).unwrap()),
+        &[0.35],
+    );
+    check(
+        "bernoulli_lpmf(&[0, 1, 1], x0)",
         four!(|x| bernoulli_lpmf(&[0, 1, 1], x[0]).unwrap()),
         &[0.35],
     );
     check(
+        "bernoulli_logit_lpmf(&[0, 1, 1], x0)",
         four!(|x| bernoulli_logit_lpmf(&[0, 1, 1], x[0]).unwrap()),
         &[0.35],
     );
@@ -196,29 +258,59 @@ fn count_families() {
 fn accurate_forms_differentiate_twice() {
     let pts: [&[f64]; 2] = [&[20.0, 25.0, 1.2], &[0.3, 0.4, 1.5]];
     for x in pts {
-        check(four!(|x| gamma_lpdf(x[0], x[1], x[2]).unwrap()), x);
+        check(
+            "gamma_lpdf",
+            four!(|x| gamma_lpdf(x[0], x[1], x[2]).unwrap()),
+            x,
+        );
     }
     let pts: [&[f64]; 2] = [&[0.9, 30.0, 25.0], &[0.5, 0.3, 0.8]];
     for x in pts {
-        check(four!(|x| inv_gamma_lpdf(x[0], x[1], x[2]).unwrap()), x);
+        check(
+            "inv_gamma_lpdf",
+            four!(|x| inv_gamma_lpdf(x[0], x[1], x[2]).unwrap()),
+            x,
+        );
     }
     for x in [[40.0, 42.0], [0.4, 1.2]] {
-        check(four!(|x| chi_square_lpdf(x[0], x[1]).unwrap()), &x);
+        check(
+            "chi_square_lpdf",
+            four!(|x| chi_square_lpdf(x[0], x[1]).unwrap()),
+            &x,
+        );
     }
     for x in [[1.1, 30.0, 1.0], [2.5, 1.5, 0.8]] {
-        check(four!(|x| weibull_lpdf(x[0], x[1], x[2]).unwrap()), &x);
+        check(
+            "weibull_lpdf",
+            four!(|x| weibull_lpdf(x[0], x[1], x[2]).unwrap()),
+            &x,
+        );
     }
     for x in [[0.4, 0.5, 2.5], [0.3, 0.5, 15.0], [0.45, 20.0, 25.0]] {
-        check(four!(|x| beta_lpdf(x[0], x[1], x[2]).unwrap()), &x);
+        check(
+            "beta_lpdf",
+            four!(|x| beta_lpdf(x[0], x[1], x[2]).unwrap()),
+            &x,
+        );
     }
     check(
+        "student_t_lpdf",
         four!(|x| student_t_lpdf(x[0], x[1], x[2], x[3]).unwrap()),
         &[5.0, 4.5, 0.5, 1.2],
     );
     let counts: [i64; 3] = [12, 15, 30];
-    check(four!(|x| poisson_lpmf(&counts, x[0]).unwrap()), &[14.0]);
-    check(four!(|x| poisson_log_lpmf(&counts, x[0]).unwrap()), &[2.6]);
     check(
+        "poisson_lpmf(&[12, 15, 30], x0)",
+        four!(|x| poisson_lpmf(&counts, x[0]).unwrap()),
+        &[14.0],
+    );
+    check(
+        "poisson_log_lpmf(&[12, 15, 30], x0)",
+        four!(|x| poisson_log_lpmf(&counts, x[0]).unwrap()),
+        &[2.6],
+    );
+    check(
+        "binomial_lpmf(&[12, 25], 40, x0)",
         four!(|x| binomial_lpmf(&[12, 25], 40, x[0]).unwrap()),
         &[0.4],
     );
@@ -231,17 +323,19 @@ fn accurate_forms_differentiate_twice() {
     ];
     for (counts, x) in cases {
         check(
+            &format!("neg_binomial_2_lpmf(&{counts:?}, x0, x1)"),
             four!(|x| neg_binomial_2_lpmf(counts, x[0], x[1]).unwrap()),
             &x,
         );
     }
-    check(four!(|x| x[0].powf(x[1])), &[2.3, 1.7]);
+    check("powf", four!(|x| x[0].powf(x[1])), &[2.3, 1.7]);
 }
 
 #[test]
 fn slice_functions() {
     let w = [0.5, -1.0, 2.0];
     check(
+        "slice_functions",
         four!(|x| log_sum_exp(x) * norm2(x) + dot_product(&w, x) * sum(x) + dot_product(x, x)),
         &[0.3, -1.2, 0.8],
     );
@@ -280,7 +374,11 @@ fn scale_adjoint(_x: &[f64], _out: &[f64], ds: &[f64]) -> Vec<f64> {
 
 #[test]
 fn rules_with_partials_in_their_arguments_differentiate_twice() {
-    check(four!(|x| foo(x[0]) * ab2(x[1], x[0])), &[0.4, 1.3]);
+    check(
+        "foo_ab2",
+        four!(|x| foo(x[0]) * ab2(x[1], x[0])),
+        &[0.4, 1.3],
+    );
     // The rule and the traced expression have the same Taylor series.
     let t = foo(Taylor::<5>::variable(0.4)).derivatives();
     let u = (Taylor::<5>::variable(0.4).sin() + 1.0).ln().derivatives();
@@ -321,10 +419,10 @@ fn custom_operations_with_f64_partials_refuse_second_derivatives() {
     assert_eq!(cube(Dual::variable(2.0)).eps, 12.0);
     let r = std::panic::catch_unwind(|| hessian(|x| cube(x[0]), &[2.0]));
     let msg = *r.unwrap_err().downcast::<String>().unwrap();
-    assert!(
-        msg.contains("`from_partials` gave partial derivatives as f64"),
-        "{msg}"
-    );
+    // It names the call that gave f64 partials: `cube`'s `from_partials`, in this file.
+    let at = format!("`from_partials`, called at {}:", file!());
+    assert!(msg.contains(&at), "{msg}");
+    assert!(msg.contains("gave partial derivatives as f64"), "{msg}");
 }
 
 struct Model;

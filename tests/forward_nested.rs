@@ -121,3 +121,58 @@ fn a_number_that_escapes_its_derivative_call_panics() {
         "{msg}"
     );
 }
+
+/// a b with hand-written partials in its arguments.
+#[deriv_rule(a => b, b => a)]
+fn mul2(a: f64, b: f64) -> f64 {
+    a * b
+}
+
+/// a b with a vector-Jacobian product on f64: first-order only.
+#[deriv_rule(adjoint = mul2_adjoint)]
+fn mul2_vjp(ab: &[f64]) -> Vec<f64> {
+    vec![ab[0] * ab[1]]
+}
+
+fn mul2_adjoint(ab: &[f64], _out: &[f64], ds: &[f64]) -> Vec<f64> {
+    vec![ds[0] * ab[1], ds[0] * ab[0]]
+}
+
+#[test]
+fn operands_of_different_levels_keep_their_cross_derivative() {
+    // x of the outer call and y of the inner one, each first-order on its own:
+    // d/dx d/dy (x y) = 1 at any point. f64 partials lost it (0) before.
+    let d = derivative(|x: Fwd| derivative(|y: Fwd| mul2(x, y), 2.0), 3.0);
+    assert_eq!(d.val(), 1.0);
+    let d = derivative(|x: Fwd| derivative(|y: Fwd| mul2(y, x * x), 2.0), 3.0);
+    assert_eq!(d.val(), 6.0);
+    // A custom operation with f64 partials, and an adjoint rule, refuse instead.
+    fn mul_custom<S: Real>(a: S, b: S) -> S {
+        let (av, bv) = (a.val(), b.val());
+        S::from_partials(av * bv, |p| {
+            p.push(a, bv);
+            p.push(b, av);
+        })
+    }
+    let msg = |r: std::thread::Result<Fwd>| match r.unwrap_err().downcast::<String>() {
+        Ok(s) => *s,
+        Err(e) => e.downcast::<&str>().unwrap().to_string(),
+    };
+    let custom = std::panic::catch_unwind(|| {
+        derivative(|x: Fwd| derivative(|y: Fwd| mul_custom(x, y), 2.0), 3.0)
+    });
+    let m = msg(custom);
+    assert!(m.contains("`from_partials`, called at"), "{m}");
+    assert!(m.contains(file!()), "{m}");
+    let vjp = std::panic::catch_unwind(|| {
+        derivative(|x: Fwd| derivative(|y: Fwd| mul2_vjp(&[x, y])[0], 2.0), 3.0)
+    });
+    let m = msg(vjp);
+    assert!(m.contains("cannot be differentiated twice"), "{m}");
+    // One level at a time, both are fine.
+    assert_eq!(
+        derivative(|y: Fwd| mul_custom(Fwd::from(3.0), y), 2.0).val(),
+        3.0
+    );
+    assert_eq!(derivative(|y: Fwd| mul2_vjp(&[y, y])[0], 2.0).val(), 4.0);
+}

@@ -239,13 +239,15 @@ macro_rules! dual_methods {
     )*};
 }
 
-/// The panic of a second-order dual number asked to use `f64` partials.
+/// The panic of a second-order dual number asked to use `f64` partials by the operation
+/// at `at`.
 #[cold]
 #[inline(never)]
-fn f64_partials_lost(what: &str) -> ! {
+fn f64_partials_lost(what: &str, at: &std::panic::Location<'_>) -> ! {
     panic!(
-        "fazang: {what} gave partial derivatives as f64 to a number that carries second \
-         derivatives (a Hessian or nested derivative): their own derivatives would be lost. \
+        "fazang: {what}, called at {at}, gave partial derivatives as f64 to a number that \
+         carries second derivatives (a Hessian or nested derivative): their own derivatives \
+         would be lost. \
          Distributions and #[deriv_rule] functions whose partials are written in the \
          arguments compute them on the scalar itself; a custom operation built with \
          `Real::from_partials` is first-order only"
@@ -273,6 +275,11 @@ impl<S: Real, T: Tangent<S>> RealInternals for Dual<S, T> {
     #[inline(always)]
     fn __is_const_zero(&self) -> bool {
         self.re.__is_const_zero() && self.eps.is_zero()
+    }
+
+    fn __is_constant(&self) -> bool {
+        let zero = |x: S| x.__is_constant() && x.val() == 0.0;
+        self.re.__is_constant() && (0..self.eps.lanes()).all(|l| zero(self.eps.lane(l)))
     }
 
     fn __from_partials_in(_: &(), value: S, partials: impl FnOnce(&mut Partials<Self, S>)) -> Self {
@@ -350,7 +357,7 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
         // A second-order number: f64 partials give the value's first derivatives (on S)
         // and a zero tangent its (zero) derivatives, but not the derivative of a tangent.
         if p.ops.iter().any(|(x, _)| !x.eps.is_zero()) {
-            f64_partials_lost("`from_partials`");
+            f64_partials_lost("`from_partials`", std::panic::Location::caller());
         }
         let re = S::from_partials(value, |q| {
             for (x, d) in &p.ops {

@@ -152,6 +152,7 @@ pub(crate) fn from_partials_in<X: Graded>(
 
 /// The result of `f64` partials: exact when every operand is of order at most 1 (or
 /// flat); otherwise the second derivatives would be lost, which panics.
+#[track_caller]
 pub(crate) fn from_f64_partials<X: Graded>(
     value: f64,
     partials: impl FnOnce(&mut Partials<X>),
@@ -160,11 +161,13 @@ pub(crate) fn from_f64_partials<X: Graded>(
     partials(&mut p);
     if p.ops.iter().any(|(x, _)| x.order() > 1 && !x.is_flat()) {
         panic!(
-            "fazang: `from_partials` gave partial derivatives as f64 to a series of order \
-             2 or more (Taylor, Jet): the derivatives of the partials would be lost. \
+            "fazang: `from_partials`, called at {}, gave partial derivatives as f64 to a \
+             series of order 2 or more (Taylor, Jet): the derivatives of the partials would \
+             be lost. \
              Distributions and #[deriv_rule] functions whose partials are written in the \
              arguments compute them on the series itself; a custom operation built with \
-             `Real::from_partials` is first-order only"
+             `Real::from_partials` is first-order only",
+            std::panic::Location::caller()
         );
     }
     let k = p.ops.iter().map(|(x, _)| x.order()).min().unwrap_or(0);
@@ -221,6 +224,10 @@ macro_rules! graded_real {
             fn __f64_partials_suffice(&self) -> bool {
                 $crate::forward::graded::Graded::order(self) <= 1
                     || $crate::forward::graded::Graded::is_flat(self)
+            }
+            #[inline]
+            fn __is_constant(&self) -> bool {
+                $crate::forward::graded::Graded::is_flat(self)
             }
             #[inline]
             fn __is_const_zero(&self) -> bool {

@@ -373,12 +373,14 @@ macro_rules! fwd_methods {
     )*};
 }
 
-/// The panic of `f64` partials on a number with nested perturbations.
+/// The panic of `f64` partials on a number with nested perturbations, given by the
+/// operation at `at`.
 #[cold]
-fn f64_partials_lost() -> ! {
+fn f64_partials_lost(at: &std::panic::Location<'_>) -> ! {
     panic!(
-        "fazang: `from_partials` gave partial derivatives as f64 to a number nested in \
-         several `derivative` calls: the derivatives of the partials would be lost. \
+        "fazang: `from_partials`, called at {at}, gave partial derivatives as f64 to numbers \
+         nested in several `derivative` calls: the derivatives of the partials would be \
+         lost. \
          Distributions and #[deriv_rule] functions whose partials are written in the \
          arguments compute them on the scalar itself; a custom operation built with \
          `Real::from_partials`, or an `adjoint = ..` rule, is first-order only"
@@ -402,8 +404,14 @@ impl RealInternals for Fwd {
     fn __f64_partials_suffice(&self) -> bool {
         self.mask.count_ones() <= 1
     }
+    fn __f64_partials_suffice_jointly(ctx: &u64) -> bool {
+        ctx.count_ones() <= 1
+    }
     fn __is_const_zero(&self) -> bool {
         self.mask == 0 && self.v == 0.0
+    }
+    fn __is_constant(&self) -> bool {
+        self.mask == 0
     }
     fn __from_partials_in(
         ctx: &u64,
@@ -428,8 +436,13 @@ impl RealInternals for Fwd {
     {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
-        if inputs.iter().any(|x| x.mask.count_ones() > 1) {
-            f64_partials_lost();
+        if inputs.iter().fold(0, |m, x| m | x.mask).count_ones() > 1 {
+            panic!(
+                "fazang: a #[deriv_rule(adjoint = ..)] function cannot be differentiated \
+                 twice: its vector-Jacobian product runs on f64, and its inputs here carry \
+                 the perturbations of several nested `derivative` calls. Give the rule its \
+                 partials (`#[deriv_rule(x => ..)]`) to take nested derivatives through it"
+            );
         }
         let (mut ds, mut row) = (vec![0.0; values.len()], vec![0.0; inputs.len()]);
         let out = (0..values.len())
@@ -465,8 +478,10 @@ impl Real for Fwd {
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Fwd>)) -> Fwd {
         let mut p = Partials::new();
         partials(&mut p);
-        if p.ops.iter().any(|(x, _)| x.mask.count_ones() > 1) {
-            f64_partials_lost();
+        // Operands of one level each but of different levels would lose their cross
+        // derivative just as one operand of two levels: the union decides.
+        if p.ops.iter().fold(0, |m, (x, _)| m | x.mask).count_ones() > 1 {
+            f64_partials_lost(std::panic::Location::caller());
         }
         p.ops
             .iter()

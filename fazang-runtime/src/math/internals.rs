@@ -47,6 +47,13 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
         false
     }
 
+    /// Whether this number carries no derivative at all (a constant of its type, whatever
+    /// its value). A hint: `false` is always allowed, and means "perhaps not".
+    #[inline(always)]
+    fn __is_constant(&self) -> bool {
+        false
+    }
+
     /// `self · a + o · b`, the tangent of a product (one node on the tape for `Var`,
     /// rather than three).
     #[inline(always)]
@@ -61,6 +68,16 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
     /// first-order dual numbers, series of order at most 1). When false, partials must be
     /// computed in [`RealInternals::Inner`] and [`Real::from_partials`] panics.
     fn __f64_partials_suffice(&self) -> bool;
+
+    /// Whether `f64` partials give every derivative of a result whose operands, each
+    /// passing [`RealInternals::__f64_partials_suffice`], were folded into `ctx`: false
+    /// when they carry different perturbations between them (nested [`Fwd`](crate::Fwd)
+    /// numbers of two `derivative` calls), whose cross derivative `f64` partials would
+    /// lose. True for every type whose context is empty.
+    #[inline(always)]
+    fn __f64_partials_suffice_jointly(_ctx: &Self::__Ctx) -> bool {
+        true
+    }
 
     /// Build a result from its value and partials computed in [`RealInternals::Inner`] on the
     /// operands' inner parts (taken with the same `ctx`): exact to every order `Self`

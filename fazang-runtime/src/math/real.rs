@@ -158,6 +158,10 @@ pub trait Real:
     /// assert_eq!((a.adj(), b.adj()), (4.0, 3.0));
     /// # fazang::clear_tape();
     /// ```
+    ///
+    /// `f64` partials give first derivatives only: on a scalar that carries second
+    /// derivatives through the operands, this panics naming the caller's location.
+    #[track_caller]
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self;
 
     // One method per row of the elementary table, with the row's doc.

@@ -20,10 +20,51 @@
 //! [`DomainError`]s naming the function, the argument and the value.
 //!
 //! The output times `ts` may be active too (`∂y(tᵢ)/∂tᵢ = f(tᵢ, y(tᵢ))`); `t0` is data.
-//! The sensitivities are first derivatives: the results are exact for `Var` and for
-//! first-order forward-mode scalars, not for second-order (Hessian) ones. The
-//! sensitivities are part of the error test (as CVODES' `errconS`), so a solve with
+//! The sensitivities are part of the error test (as CVODES' `errconS`), so a solve with
 //! active inputs may take more steps than the same solve on `f64`.
+//!
+//! # Second derivatives
+//!
+//! Every scalar works, first and second order alike: `Var` (gradients), dual numbers
+//! (`_jvp`, [`jvp`](crate::jvp)), and the second-order ones of `_hessian`, `_hvp`,
+//! [`hessian`](crate::hessian), [`hessian_forward`](crate::hessian_forward),
+//! [`hessian_vector_product`](crate::hessian_vector_product) (forward-over-forward and
+//! reverse-over-forward), nested [`derivative`](crate::derivative) calls and second-order
+//! [`Taylor`](crate::Taylor) and [`Jet`](crate::Jet) series. For a second-order scalar the
+//! solver integrates the state and its sensitivities `[y, S]` as one system, with the
+//! sensitivities of that system: the sensitivity equations differentiated again, so
+//! second derivatives are exact to the tolerance (at the cost of a system `1 + k` times
+//! larger for `k` sensitivity columns). Mixed derivatives in an output time and in `y0`
+//! or `θ` are exact too. Two cases panic with a message naming the solver, never give a
+//! number: a second derivative in an output time `tᵢ` itself (it needs `∂f/∂t`, and the
+//! right-hand side takes `t` as data: pass such times as data), and third or higher
+//! derivatives.
+//!
+//! ```
+//! use fazang::prelude::*;
+//!
+//! #[differentiate(wrt(y, k))]
+//! fn decay(_t: f64, y: &[f64], k: &[f64]) -> Vec<f64> {
+//!     vec![-k[0] * y[0]]
+//! }
+//! ode_system!(Decay = decay);
+//!
+//! // y(t) = y0 exp(-k t): ∂²y/∂y0∂k = -t e^(-kt), ∂²y/∂k² = t² y.
+//! #[differentiate(wrt(y0, k))]
+//! fn y_at(y0: f64, k: f64, t: f64) -> Result<f64, DomainError> {
+//!     let tol = OdeTol::new(1e-10, 1e-10, 10_000);
+//!     Ok(ode_rk45(&Decay, &[y0], 0.0, &[t], &[k], tol)?[0][0])
+//! }
+//!
+//! let (y, _, h) = y_at_hessian(2.0, 0.7, 3.0)?;
+//! let e = (-2.1_f64).exp();
+//! assert!((h[0][1] - -3.0 * e).abs() < 1e-7 && (h[1][1] - 9.0 * y).abs() < 1e-7);
+//! // The same mixed derivative by nested forward mode.
+//! use fazang::{derivative, Fwd};
+//! let d = derivative(|y0: Fwd| derivative(|k: Fwd| y_at(y0, k, 3.0).unwrap(), 0.7), 2.0);
+//! assert!((d.val() - -3.0 * e).abs() < 1e-7);
+//! # Ok::<(), DomainError>(())
+//! ```
 //!
 //! # Example
 //!
@@ -55,10 +96,12 @@
 //! # Ok::<(), DomainError>(())
 //! ```
 
+mod augmented;
 mod bdf;
 mod control;
 mod eval;
 mod linalg;
+mod nested;
 mod rk45;
 mod system;
 
@@ -68,7 +111,7 @@ use crate::dist::args::{Args, Ret};
 use crate::dist::check::check_finite;
 use crate::dist::{Constraint, DomainError};
 use crate::Real;
-use control::Settings;
+use control::{Outputs, Settings};
 use eval::Rhs;
 
 /// Solver controls, as Fazang's `cvodes_tol(method, rtol, atol, max_steps)`: relative and
@@ -229,7 +272,8 @@ pub type Solution<'a, Y, T, P> = Ret<(&'a [Y], &'a [P], &'a [T])>;
 pub type OdeResult<'a, Y, T, P> = Result<Vec<Vec<Solution<'a, Y, T, P>>>, DomainError>;
 
 /// Check the arguments, integrate values and sensitivities, and record one result per
-/// output with the sensitivities as its partials.
+/// output with the sensitivities as its partials (first and second derivatives of the
+/// solution when the scalar carries them, see `nested`).
 #[allow(clippy::too_many_arguments)]
 fn solve<'a, F, Y, T, P>(
     function: &'static str,
@@ -248,14 +292,45 @@ where
     P: Real,
     (&'a [Y], &'a [P], &'a [T]): Args,
 {
-    let args = (y0, theta, ts);
     let tv: Vec<f64> = ts.iter().map(Real::val).collect();
     check_arguments(function, y0, t0, &tv, theta, &tol)?;
+    let set = Settings {
+        function,
+        rtol: tol.rtol,
+        atol: tol.atol,
+        max_steps: tol.max_num_steps,
+    };
+    if nested::needs_second_order(y0, ts, theta) {
+        return nested::solve(method, &set, f, y0, t0, ts, &tv, theta);
+    }
+    first_order(method, &set, f, y0, t0, ts, &tv, theta)
+}
+
+/// The solution with first-order sensitivities as the partials of each output.
+#[allow(clippy::too_many_arguments)]
+fn first_order<'a, F, Y, T, P>(
+    method: Method,
+    set: &Settings,
+    f: &F,
+    y0: &'a [Y],
+    t0: f64,
+    ts: &'a [T],
+    tv: &[f64],
+    theta: &'a [P],
+) -> OdeResult<'a, Y, T, P>
+where
+    F: OdeSystem + ?Sized,
+    Y: Real,
+    T: Real,
+    P: Real,
+    (&'a [Y], &'a [P], &'a [T]): Args,
+{
+    let args = (y0, theta, ts);
     let active = <(&[Y], &[P], &[T]) as Args>::active();
     let n = y0.len();
     let ny = if active[0] { n } else { 0 };
     let thv: Vec<f64> = theta.iter().map(Real::val).collect();
-    let mut rhs = Rhs::new(f, function, thv, n, ny);
+    let mut rhs = Rhs::new(f, set.function, thv, n, ny);
     if active[1] {
         rhs = rhs.with_active_theta();
     }
@@ -266,16 +341,7 @@ where
     for i in 0..ny {
         z0[n + i * k + i] = 1.0;
     }
-    let set = Settings {
-        function,
-        rtol: tol.rtol,
-        atol: tol.atol,
-        max_steps: tol.max_num_steps,
-    };
-    let zs = match method {
-        Method::Bdf => bdf::solve(&mut rhs, &set, t0, z0, &tv)?,
-        Method::Rk45 => rk45::solve(&mut rhs, &set, t0, z0, &tv)?,
-    };
+    let zs = integrate(method, &mut rhs, set, t0, z0, tv)?;
     let mut dydt = vec![0.0; if active[2] { n } else { 0 }];
     let mut out = Vec::with_capacity(zs.len());
     for (ti, z) in zs.iter().enumerate() {
@@ -300,6 +366,21 @@ where
         out.push(row.collect());
     }
     Ok(out)
+}
+
+/// Integrate `z0 = [y0, S0]` by `method` to each of `ts`.
+fn integrate<F: OdeSystem + ?Sized>(
+    method: Method,
+    rhs: &mut Rhs<'_, F>,
+    set: &Settings,
+    t0: f64,
+    z0: Vec<f64>,
+    ts: &[f64],
+) -> Result<Outputs, DomainError> {
+    match method {
+        Method::Bdf => bdf::solve(rhs, set, t0, z0, ts),
+        Method::Rk45 => rk45::solve(rhs, set, t0, z0, ts),
+    }
 }
 
 /// Stan's checks of the arguments of an ODE solve, in its order.

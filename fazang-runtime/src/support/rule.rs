@@ -90,7 +90,11 @@ pub fn apply_rule<S: Real, R: RulePartials<N>, const N: usize>(
     x: [S; N],
     value: impl FnOnce([f64; N]) -> f64,
 ) -> S {
-    if x.iter().all(S::__f64_partials_suffice) {
+    let mut ctx = S::__Ctx::default();
+    for v in &x {
+        v.__ctx(&mut ctx);
+    }
+    if x.iter().all(S::__f64_partials_suffice) && S::__f64_partials_suffice_jointly(&ctx) {
         let v = x.map(|x| x.val());
         let value = value(v);
         return S::from_partials(value, |p| {
@@ -98,10 +102,6 @@ pub fn apply_rule<S: Real, R: RulePartials<N>, const N: usize>(
                 p.push(*x, d);
             }
         });
-    }
-    let mut ctx = S::__Ctx::default();
-    for v in &x {
-        v.__ctx(&mut ctx);
     }
     let inner = x.map(|v| v.__inner(&ctx));
     let value = apply_rule::<S::Inner, R, N>(rule, inner, value);

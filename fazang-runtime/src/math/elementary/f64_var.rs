@@ -48,6 +48,10 @@ impl RealInternals for f64 {
         true
     }
     #[inline(always)]
+    fn __is_constant(&self) -> bool {
+        true
+    }
+    #[inline(always)]
     fn __from_partials_in(_: &(), value: f64, _: impl FnOnce(&mut Partials<f64>)) -> f64 {
         value
     }
@@ -199,6 +203,10 @@ impl RealInternals for Var {
     #[inline(always)]
     fn __is_const_zero(&self) -> bool {
         self.is_constant() && self.val() == 0.0
+    }
+    #[inline(always)]
+    fn __is_constant(&self) -> bool {
+        self.is_constant()
     }
     #[inline]
     fn __dot2(self, a: Var, o: Var, b: Var) -> Var {
