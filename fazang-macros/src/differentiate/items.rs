@@ -32,7 +32,7 @@ fn without_own_attr(attrs: &[Attribute]) -> Vec<Attribute> {
 
 /// Options given on the module or impl itself: `wrt(...)` names one function's
 /// parameters, so it belongs on that function.
-fn check_outer_options(cx: &mut Ctxt, options: &Options, what: &str) {
+pub(super) fn check_outer_options(cx: &mut Ctxt, options: &Options, what: &str) {
     if let Some(w) = options.wrt.as_ref().and_then(|w| w.first()) {
         cx.error(
             w,
@@ -68,11 +68,15 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         })
         .collect();
     let expanded = members(cx, &fns, Place::InMod, None, None);
-    let mut expanded = expanded.into_iter();
+    let mut expanded = expanded.into_iter().zip(&fns);
     let out: Vec<TokenStream> = items
         .iter()
         .map(|item| match item {
-            Item::Fn(_) => expanded.next().expect("one per fn"),
+            Item::Fn(_) => match expanded.next() {
+                Some((Some(tokens), _)) => tokens,
+                Some((None, (f, _))) => f.to_token_stream(),
+                None => TokenStream::new(),
+            },
             Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
             Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
             other => other.to_token_stream(),
@@ -90,14 +94,14 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
 
 /// A function without its own `#[differentiate(..)]` attribute, and that attribute's
 /// options.
-fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
+pub(super) fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
     let options = own_options(cx, f.attrs()).unwrap_or_default();
     let attrs = without_own_attr(f.attrs());
     *f.attrs_mut() = attrs;
     (f, options)
 }
 
-trait HasAttrs {
+pub(super) trait HasAttrs {
     fn attrs(&self) -> &[Attribute];
     fn attrs_mut(&mut self) -> &mut Vec<Attribute>;
 }
@@ -121,15 +125,15 @@ impl HasAttrs for ImplItemFn {
 }
 
 /// The functions of one module or impl block: each expanded (knowing the signatures of
-/// the others, so calls between them convert data arguments precisely), or left as it
-/// is when it cannot be differentiated.
-fn members<'f, F>(
+/// the others, so calls between them convert data arguments precisely), or `None` when
+/// it cannot be differentiated (it is then left as it is).
+pub(super) fn members<'f, F>(
     cx: &mut Ctxt,
     fns: &'f [(F, Options)],
     place: Place,
     outer: Option<&syn::Generics>,
     self_ty: Option<&syn::Type>,
-) -> Vec<TokenStream>
+) -> Vec<Option<TokenStream>>
 where
     &'f F: Into<Func<'f>> + ToTokens,
 {
@@ -147,13 +151,11 @@ where
         .collect();
     models
         .iter()
-        .zip(fns)
-        .map(|(m, (f, _))| match m {
-            Some(m) => {
+        .map(|m| {
+            m.as_ref().map(|m| {
                 valid::check_member(cx, m);
                 function(cx, m, outer, &callees)
-            }
-            None => f.to_token_stream(),
+            })
         })
         .collect()
 }
@@ -185,14 +187,8 @@ fn type_ident(ty: &syn::Type) -> Option<String> {
 
 pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream {
     check_outer_options(cx, &options, "on an impl block");
-    if let Some((_, path, _)) = &i.trait_ {
-        cx.error(
-            path,
-            "#[differentiate] cannot make the methods of a trait impl generic (their \
-             signatures are the trait's); put the computation in an inherent method or a \
-             free function with #[differentiate] and call it from here",
-        );
-        return TokenStream::new();
+    if i.trait_.is_some() {
+        return super::trait_impl::trait_impl(cx, i);
     }
     let fns: Vec<(ImplItemFn, Options)> = i
         .items
@@ -203,12 +199,16 @@ pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream 
         })
         .collect();
     let expanded = members(cx, &fns, Place::Method, Some(&i.generics), Some(&i.self_ty));
-    let mut expanded = expanded.into_iter();
+    let mut expanded = expanded.into_iter().zip(&fns);
     let items: Vec<TokenStream> = i
         .items
         .iter()
         .map(|item| match item {
-            ImplItem::Fn(_) => expanded.next().expect("one per fn"),
+            ImplItem::Fn(_) => match expanded.next() {
+                Some((Some(tokens), _)) => tokens,
+                Some((None, (f, _))) => f.to_token_stream(),
+                None => TokenStream::new(),
+            },
             other => other.to_token_stream(),
         })
         .collect();
