@@ -244,8 +244,9 @@ pub fn differentiate(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// # Structs: `#[deriv_rule] struct Bar { .. }`
 ///
-/// The struct becomes `struct Bar<S = f64>`, its `f64` fields (and `[f64; N]` fields)
-/// of type `S`, every other field unchanged (data). `Bar` and `Bar { x: 1.0, y: 2.0 }`
+/// The struct becomes `struct Bar<S = f64>`, its `f64` fields of type `S` (and arrays and
+/// vectors of `f64`, nested too, of `S` entries: `w: Vec<Vec<f64>>` becomes
+/// `Vec<Vec<S>>`, every entry differentiable), every other field unchanged (data). `Bar` and `Bar { x: 1.0, y: 2.0 }`
 /// still mean the plain struct; derives and attributes are kept. `#[differentiate]`
 /// functions may take and build a `Bar`, and their `_grad` returns a `Bar` of adjoints;
 /// a rule names a `Bar` parameter to give its partials as a `Bar`. Generic structs,

@@ -196,11 +196,13 @@ impl DataRef for [f64] {
     }
 }
 
+/// A vector stays a vector (`&Vec<T>`, which also derefs to `&[T]`), so a parameter
+/// `&Vec<f64>` can take it.
 impl DataRef for Vec<f64> {
-    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [T]>;
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, Vec<T>>;
     #[inline]
-    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T]> {
-        T::__from_data(self)
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, Vec<T>> {
+        T::__from_data_vec(self)
     }
 }
 
@@ -220,11 +222,13 @@ impl DataRef for [Vec<f64>] {
     }
 }
 
+/// Rows stay a vector of rows (`&Vec<Vec<T>>`, which also derefs to `&[Vec<T>]`), so a
+/// parameter `&Vec<Vec<f64>>` (weights, a design matrix) can take them.
 impl DataRef for Vec<Vec<f64>> {
-    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [Vec<T>]>;
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, Vec<Vec<T>>>;
     #[inline]
-    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [Vec<T>]> {
-        T::__from_data_rows(self)
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, Vec<Vec<T>>> {
+        T::__from_data_vec_rows(self)
     }
 }
 
