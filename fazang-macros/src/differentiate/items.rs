@@ -60,10 +60,11 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         );
         return TokenStream::new();
     };
+    let aliases = Aliases::of(items);
     let fns: Vec<(ItemFn, Options)> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Fn(f) => Some(stripped(cx, f.clone())),
+            Item::Fn(f) => Some(stripped(cx, aliases.resolved(f))),
             _ => None,
         })
         .collect();
@@ -78,6 +79,10 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
                 None => TokenStream::new(),
             },
             Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
+            // Written out in the functions, an alias may be named nowhere any more.
+            Item::Type(t) if aliases.has(&t.ident) => {
+                quote!(#[allow(dead_code)] #t)
+            }
             Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
             other => other.to_token_stream(),
         })
@@ -89,6 +94,61 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         #vis #unsafety mod #ident {
             #(#out)*
         }
+    }
+}
+
+/// The type aliases of a module (`type State = [f64; 2];`), written out in its functions
+/// so that the macro sees the shapes they name.
+struct Aliases(Vec<(syn::Ident, syn::Type)>);
+
+impl Aliases {
+    fn of(items: &[Item]) -> Aliases {
+        Aliases(
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Type(t) if t.generics.params.is_empty() => {
+                        Some((t.ident.clone(), (*t.ty).clone()))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    fn has(&self, name: &syn::Ident) -> bool {
+        self.0.iter().any(|(n, _)| n == name)
+    }
+
+    /// `f` with every alias of the module written out (aliases of aliases too).
+    fn resolved(&self, f: &ItemFn) -> ItemFn {
+        let mut f = f.clone();
+        if !self.0.is_empty() {
+            syn::visit_mut::VisitMut::visit_item_fn_mut(&mut Resolve(self, 0), &mut f);
+        }
+        f
+    }
+}
+
+struct Resolve<'a>(&'a Aliases, usize);
+
+impl syn::visit_mut::VisitMut for Resolve<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(p) = ty {
+            let alias = p.qself.is_none()
+                && p.path.segments.len() == 1
+                && p.path.segments[0].arguments.is_none();
+            let found = (self.0).0.iter().find(|(name, _)| p.path.is_ident(name));
+            // Depth-limited: a cycle of aliases is rustc's error to report.
+            if let (true, Some((_, target)), true) = (alias, found, self.1 < 8) {
+                *ty = target.clone();
+                self.1 += 1;
+                self.visit_type_mut(ty);
+                self.1 -= 1;
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
     }
 }
 

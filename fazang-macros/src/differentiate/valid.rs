@@ -171,7 +171,7 @@ fn check_return(cx: &mut Ctxt, m: &Model) {
 
 /// `grad = ..` only makes sense for scalar results, `jacobian = ..` for vector ones.
 fn check_renames(cx: &mut Ctxt, m: &Model) {
-    let vector = matches!(m.ret, Some(ResultKind::Vector));
+    let vector = m.ret.as_ref().is_some_and(ResultKind::is_vector);
     let scalar = matches!(m.ret, Some(ResultKind::Scalar | ResultKind::ResultScalar));
     if let (Some(g), true) = (&m.options.grad, vector) {
         cx.error(g, "`grad = ..` renames the gradient, but this function returns a vector and gets a Jacobian; use `jacobian = ..`");

@@ -50,7 +50,7 @@ pub use crate::support::calls::{
     taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
     windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
-pub use crate::support::outputs::Outputs;
+pub use crate::support::outputs::{Outputs, VectorShape};
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
