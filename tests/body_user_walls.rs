@@ -2,7 +2,7 @@
 //! limits (issue 20's walls): writes through `iter_mut()` (in a `for` loop and in
 //! `for_each`), an ODE solution indexed directly, `std::mem::swap` between an active and
 //! a data value, type aliases as results and in a module's helpers, and data passed
-//! to helpers next to active values. Every derivative is checked against a closed form
+//! to helpers next to active values (of types the macro sees, and of types it does not). Every derivative is checked against a closed form
 //! or finite differences.
 #![allow(clippy::needless_range_loop)]
 
@@ -244,4 +244,47 @@ fn arrays_and_other_data_in_helpers() {
     let (v, g) = uses_labelled_grad(1.5);
     assert_eq!(v, 6.0 * 2.25);
     assert!((g[0] - 12.0 * 1.5).abs() < 1e-15);
+}
+
+/// Where the spring is anchored: data from a plain function, of a type the macro does
+/// not see at the call site.
+fn rest_position() -> [f64; 2] {
+    [1.0, -0.5]
+}
+
+/// k/2 |x - a|², with the anchor passed by value.
+#[differentiate]
+fn spring(anchor: [f64; 2], x: [f64; 2]) -> f64 {
+    let k = 3.0;
+    let d = [x[0] - anchor[0], x[1] - anchor[1]];
+    0.5 * k * (d[0] * d[0] + d[1] * d[1])
+}
+
+/// The same spring with both arrays borrowed.
+#[differentiate]
+fn spring_ref(anchor: &[f64; 2], x: &[f64; 2]) -> f64 {
+    let k = 3.0;
+    let d: Vec<f64> = x.iter().zip(anchor).map(|(xi, ai)| xi - ai).collect();
+    0.5 * k * d.iter().map(|di| di * di).sum::<f64>()
+}
+
+/// Three springs to the same anchor: a local passed by value, borrowed, and a call's
+/// result borrowed in place. E = 9/2 |x - a|², ∇E = 9 (x - a), ∇²E = 9 I.
+#[differentiate]
+fn anchored(x: [f64; 2]) -> f64 {
+    let anchor = rest_position();
+    spring(anchor, x) + spring_ref(&anchor, &x) + spring_ref(&rest_position(), &x)
+}
+
+#[test]
+fn data_arrays_of_unseen_type_passed_to_helpers() {
+    let a = rest_position();
+    for x in [[0.3, 0.4], [-2.0, 1.5]] {
+        let (e, g) = anchored_grad(x);
+        let d = [x[0] - a[0], x[1] - a[1]];
+        assert!((e - 4.5 * (d[0] * d[0] + d[1] * d[1])).abs() < 1e-13);
+        assert_close(&g, &[9.0 * d[0], 9.0 * d[1]], 1e-13);
+        let (_, _, h) = anchored_hessian(x);
+        assert_close(&h.concat(), &[9.0, 0.0, 0.0, 9.0], 1e-12);
+    }
 }

@@ -724,10 +724,11 @@ impl<'a> Lower<'a> {
             Val::Seq(s) if active => CallArg::Slice(self.windowed(s)),
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 let i = self.ident(d).clone();
+                let by_ref = matches!(a.peel().kind, MKind::Reference { .. });
                 let sh = shape(if call_result {
                     DataArg::Pass
                 } else {
-                    DataArg::Other
+                    DataArg::Unseen { by_ref }
                 });
                 // A float parameter given data the macro could not type (maybe borrowed).
                 let t = match sh {
