@@ -449,6 +449,22 @@ fn through_alias(ty: &Type) -> bool {
     }
 }
 
+/// The name a result through an alias is written with (`State` in `-> State`,
+/// `Vec<State>`, `[State; 3]`).
+pub fn alias_name(ty: &Type) -> Option<&Ident> {
+    match strip(ty) {
+        Type::Array(a) => alias_name(&a.elem),
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            match single_arg(&seg.arguments) {
+                Some(inner) if seg.ident == "Vec" => alias_name(inner),
+                _ => struct_candidate(ty).then_some(&seg.ident),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A by-value single-identifier type in UpperCamelCase with no generic arguments (`Bar`)
 /// is taken to be a struct registered with `#[deriv_rule]`; `wrt(...)` excludes others.
 pub fn struct_candidate(ty: &Type) -> bool {

@@ -77,9 +77,11 @@ pub fn generic_fn(
     }
     if let ReturnType::Type(_, ty) = &mut sig.output {
         **ty = match m.ret {
-            // `-> State` with `type State = [f64; 2];`: `[S; 2]`, through the trait.
+            // `-> State` with `type State = [f64; 2];`: `[S; 2]`, through the trait; spanned
+            // at the written type, where rustc reports a result that is not such an alias.
             Some(crate::types::ResultKind::Aliased) => {
-                parse_quote!(<#ty as ::fazang::__private::VectorShape>::Of<#s>)
+                let span = syn::spanned::Spanned::span(&**ty);
+                syn::parse_quote_spanned!(span=> <#ty as ::fazang::__private::VectorShape>::Of<#s>)
             }
             _ => replace_f64(ty, s),
         };

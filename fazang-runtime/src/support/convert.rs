@@ -39,6 +39,13 @@ pub fn lit<S: Real>(v: f64) -> S {
 /// A data value of a type the macro cannot see (the result of a call on data) passed
 /// next to active arguments: an `f64` becomes the parameter's scalar, integers and
 /// `bool`s pass through.
+#[diagnostic::on_unimplemented(
+    message = "#[differentiate] cannot use `{Self}` where this function computes with \
+               differentiated numbers",
+    label = "a value of type `{Self}`",
+    note = "what a #[differentiate] body passes next to active values (to a helper, or as \
+            its result) is `f64`, an integer, `bool`, or an array or vector of `f64`"
+)]
 pub trait Pass<T> {
     /// The value as the parameter takes it.
     fn pass(self) -> T;

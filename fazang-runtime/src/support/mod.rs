@@ -9,7 +9,8 @@
 //! - `calls`: the loops and calls of adjoint code from the core form (range and window
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
-//! - `outputs`: vector results, flattened for `_jacobian`;
+//! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
+//!   alias;
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
 //! - `data_arg`: data of types the macro cannot see passed next to active arguments;
@@ -31,6 +32,7 @@ pub(crate) mod jvp_hessian;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
+mod shape;
 
 use crate::math::slice::Mix;
 use crate::tape::scope::NestedScope;
@@ -50,11 +52,12 @@ pub use crate::support::calls::{
     taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
     windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
-pub use crate::support::outputs::{Outputs, VectorShape};
+pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
 pub use num_traits::Float;
+pub use shape::VectorShape;
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::support::jvp_hessian::{
