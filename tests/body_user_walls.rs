@@ -2,7 +2,8 @@
 //! limits (issue 20's walls): writes through `iter_mut()` (in a `for` loop and in
 //! `for_each`), an ODE solution indexed directly, `std::mem::swap` between an active and
 //! a data value, type aliases as results and in a module's helpers, and data passed
-//! to helpers next to active values (of types the macro sees, and of types it does not). Every derivative is checked against a closed form
+//! to helpers next to active values (of types the macro sees, and of types it does not),
+//! a trait impl with `Vec` data calling a helper, swaps in a loop. Every derivative is checked against a closed form
 //! or finite differences.
 #![allow(clippy::needless_range_loop)]
 
@@ -286,5 +287,103 @@ fn data_arrays_of_unseen_type_passed_to_helpers() {
         assert_close(&g, &[9.0 * d[0], 9.0 * d[1]], 1e-13);
         let (_, _, h) = anchored_hessian(x);
         assert_close(&h.concat(), &[9.0, 0.0, 0.0, 9.0], 1e-12);
+    }
+}
+
+/// A model written as a trait impl whose data sits in `Vec` fields, summing through an
+/// iterator chain and a free differentiated helper.
+pub trait LogDensity {
+    fn log_density(&self, theta: &[f64]) -> f64;
+}
+
+pub struct LinReg {
+    x: Vec<f64>,
+    y: Vec<f64>,
+    sigma: f64,
+}
+
+#[differentiate]
+fn sq(r: f64) -> f64 {
+    r * r
+}
+
+#[differentiate]
+impl LogDensity for LinReg {
+    fn log_density(&self, theta: &[f64]) -> f64 {
+        let (a, b) = (theta[0], theta[1]);
+        -0.5 * self
+            .x
+            .iter()
+            .zip(&self.y)
+            .map(|(xi, yi)| sq((yi - a - b * xi) / self.sigma))
+            .sum::<f64>()
+    }
+}
+
+#[test]
+fn a_trait_impl_with_vec_data_and_a_helper() {
+    let m = LinReg {
+        x: vec![0.0, 1.0, 2.0],
+        y: vec![1.0, 2.5, 3.9],
+        sigma: 0.5,
+    };
+    let theta = [0.3, 1.2];
+    let (v, g) = m.log_density_grad(&theta);
+    assert_eq!(v, m.log_density(&theta));
+    // d/da = Σ r / σ², d/db = Σ r x / σ², with r = y - a - b x.
+    let s2 = m.sigma * m.sigma;
+    let r: Vec<f64> =
+        m.x.iter()
+            .zip(&m.y)
+            .map(|(x, y)| y - 0.3 - 1.2 * x)
+            .collect();
+    let ga = r.iter().sum::<f64>() / s2;
+    let gb = r.iter().zip(&m.x).map(|(r, x)| r * x).sum::<f64>() / s2;
+    assert_close(&g, &[ga, gb], 1e-13);
+    // Through the trait object, as a sampler would hold it.
+    let dynamic: &dyn LogDensity = &m;
+    assert_eq!(dynamic.log_density(&theta), v);
+}
+
+/// A helper taking `&[f64; 4]` called with an active array parameter as it is.
+#[differentiate]
+fn norm4(s: &[f64; 4]) -> f64 {
+    s.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+#[differentiate]
+fn twice_norm(s: [f64; 4]) -> f64 {
+    2.0 * norm4(&s)
+}
+
+/// `std::mem::swap` in a loop, the Fibonacci-like update u, w <- w, u + w:
+/// after 3 steps from (a, 1), f = (a + 2)(2a + 3), f' = 4a + 7, f'' = 4.
+#[differentiate]
+fn fib_like(a: f64, n: usize) -> f64 {
+    let mut u = a;
+    let mut w = 1.0;
+    for _ in 0..n {
+        let t = u + w;
+        u = t;
+        std::mem::swap(&mut u, &mut w);
+    }
+    u * w
+}
+
+#[test]
+fn array_helpers_and_swaps_in_loops() {
+    let s = [1.0, 2.0, 2.0, 4.0];
+    let (v, g) = twice_norm_grad(s);
+    assert_eq!(v, 10.0);
+    assert_close(&g, &[0.4, 0.8, 0.8, 1.6], 1e-15);
+    let (_, _, h) = twice_norm_hessian(s);
+    let fd_h = fd_jacobian(|x| twice_norm_grad([x[0], x[1], x[2], x[3]]).1.to_vec(), &s);
+    assert_close(&h.concat(), &fd_h.concat(), 1e-7);
+    for a in [0.7, -1.1] {
+        let (v, g) = fib_like_grad(a, 3);
+        assert!((v - (a + 2.0) * (2.0 * a + 3.0)).abs() < 1e-14);
+        assert!((g[0] - (4.0 * a + 7.0)).abs() < 1e-14);
+        let (_, _, h) = fib_like_hessian(a, 3);
+        assert!((h[0][0] - 4.0).abs() < 1e-14);
     }
 }
