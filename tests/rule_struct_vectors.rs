@@ -73,7 +73,7 @@ fn a_layer_of_vectors_is_a_parameter() {
     assert_eq!(vh, v);
     assert_close(&flatten(&gh), &flatten(&g), 1e-13);
     assert_eq!(h.len(), 9);
-    for i in 0..9 {
+    for (i, row) in h.iter().enumerate() {
         let fd_row = fd_grad(
             |t| {
                 let (_, g) = loss_grad(layer_from(t), &xs, &ys);
@@ -81,7 +81,7 @@ fn a_layer_of_vectors_is_a_parameter() {
             },
             &theta,
         );
-        assert_close(&h[i], &fd_row, 1e-7);
+        assert_close(row, &fd_row, 1e-7);
     }
     let dir: Vec<f64> = (0..9).map(|k| (k as f64 - 4.0) / 4.0).collect();
     let (_, d) = loss_jvp(layer, &xs, &ys, &dir);
