@@ -86,3 +86,20 @@ fn nan_on_one_side_is_an_error() {
     let check = check_deriv_rule(|x| x[0] * f64::NAN, |x| x[0], &[[1.0]]);
     assert_eq!(check.max_error(), f64::INFINITY);
 }
+
+/// Points forgotten (an empty list from a filter, say): nothing was compared, which is
+/// not a success.
+#[test]
+fn no_points_is_not_a_pass() {
+    let points: Vec<[f64; 1]> = Vec::new();
+    let check = check_deriv_rule(|x| x[0].exp(), |x| x[0].exp(), &points);
+    assert_eq!(check.checked, 0);
+    assert!(!check.is_ok(1e-6), "{check}");
+    let err = std::panic::catch_unwind(|| check.assert_ok(1e-6)).unwrap_err();
+    let msg = err
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| err.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    assert!(msg.contains("checked at no point"), "{msg}");
+}

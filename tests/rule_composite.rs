@@ -104,9 +104,9 @@ fn data_fields_array_fields_and_references() {
 
 #[test]
 fn composite_interface_for_differentiate() {
-    assert_eq!(<Bar as Composite>::LEN, 2);
-    assert_eq!(<Weighted as Composite>::LEN, 4);
+    assert_eq!(Composite::count(&Bar { x: 1.0, y: 2.0 }), 2);
     let p = weighted([1.0, 2.0, 3.0], 4.0);
+    assert_eq!(Composite::count(&p), 4);
     let mut vars = Vec::new();
     let active: Weighted<Var> = p.activate(&mut vars);
     assert_eq!(

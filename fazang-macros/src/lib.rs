@@ -120,6 +120,41 @@ mod no_panic;
 /// assert_eq!((v, g), (1.0, vec![-2.0, -2.0]));
 /// ```
 ///
+/// On one method of a plain `impl` block (one that takes `self` or names `Self`), the
+/// attribute does the same for that method alone: its siblings are added beside it.
+///
+/// On a trait impl (`impl Model for StudentT`), each method with an active parameter
+/// keeps the trait's signature and computes with a generic copy of itself, added under the
+/// same name to an inherent `impl StudentT` together with its `pub` siblings: so
+/// `model.log_density_grad(&theta)` works with no trait to import, and the methods call
+/// each other with active values as written. The type must be one of the crate (inherent
+/// impls are not allowed on `Vec<f64>`); generic code over `M: Model` sees the trait's
+/// methods only.
+///
+/// ```
+/// use fazang::prelude::*;
+///
+/// trait Model {
+///     fn log_density(&self, theta: &[f64]) -> f64;
+/// }
+///
+/// struct Normal {
+///     y: Vec<f64>,
+/// }
+///
+/// #[differentiate]
+/// impl Model for Normal {
+///     fn log_density(&self, theta: &[f64]) -> f64 {
+///         self.y.iter().map(|y| -0.5 * (y - theta[0]).powi(2)).sum()
+///     }
+/// }
+///
+/// let m = Normal { y: vec![1.0, 2.0] };
+/// let (v, g) = m.log_density_grad(&[1.0]);
+/// assert_eq!(v, <Normal as Model>::log_density(&m, &[1.0]));
+/// assert_eq!(g, vec![1.0]);
+/// ```
+///
 /// # How it works
 ///
 /// The body is lowered into a model of its own, and an activity analysis (a dataflow
@@ -140,9 +175,12 @@ mod no_panic;
 ///   `mod` around both (or pass `x.val()` if a constant is really meant).
 /// - `x as f64` (or `as f32`) on an active value: refused at compile time, since it would
 ///   drop the derivative. Integer casts (`x.floor() as usize`) are fine.
-/// - Methods outside a differentiated `impl`, trait impls, `async`/`const`/`unsafe`/`extern`
-///   functions, `&mut f64` parameters of a standalone function, destructured parameters:
-///   refused with a message.
+/// - `async`/`const`/`unsafe`/`extern` functions, `&mut f64` parameters of a standalone
+///   function, destructured parameters, trait impls for types of other crates: refused
+///   with a message. On one method of a trait impl, or on an associated function that
+///   neither takes `self` nor names `Self`, the attribute cannot see where it stands (rustc
+///   then reports the generated items as not members of the trait, or `name` as not
+///   found): put it on the `impl` block.
 /// - A by-value parameter of a single capitalised type name is taken for a
 ///   `#[deriv_rule]` struct unless the body names its variants (`Orbit::Circular`); for a
 ///   data struct list the active parameters with `wrt(..)`.
@@ -206,8 +244,9 @@ pub fn differentiate(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// # Structs: `#[deriv_rule] struct Bar { .. }`
 ///
-/// The struct becomes `struct Bar<S = f64>`, its `f64` fields (and `[f64; N]` fields)
-/// of type `S`, every other field unchanged (data). `Bar` and `Bar { x: 1.0, y: 2.0 }`
+/// The struct becomes `struct Bar<S = f64>`, its `f64` fields of type `S` (and arrays and
+/// vectors of `f64`, nested too, of `S` entries: `w: Vec<Vec<f64>>` becomes
+/// `Vec<Vec<S>>`, every entry differentiable), every other field unchanged (data). `Bar` and `Bar { x: 1.0, y: 2.0 }`
 /// still mean the plain struct; derives and attributes are kept. `#[differentiate]`
 /// functions may take and build a `Bar`, and their `_grad` returns a `Bar` of adjoints;
 /// a rule names a `Bar` parameter to give its partials as a `Bar`. Generic structs,

@@ -67,6 +67,13 @@ fn corpus() -> Vec<TokenStream> {
         quote! {
             fn r(x: f64, w: &[f64]) -> f64 { x * w.len() as f64 }
         },
+        // Only scalars: the partials form and `adjoint = ..` take other paths than above.
+        quote! {
+            fn e(x: f64) -> f64 { x.exp() }
+        },
+        quote! {
+            fn e2(x: f64, y: f64) -> f64 { x.exp() * y }
+        },
     ]
 }
 

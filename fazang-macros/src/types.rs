@@ -433,9 +433,41 @@ const DATA_TYPES: &[&str] = &[
     "RefCell", "Cell", "Mutex",
 ];
 
+/// A name the macro cannot see into (`State`), or arrays and vectors of one
+/// (`Vec<State>`): maybe an alias of an `f64` shape.
+fn through_alias(ty: &Type) -> bool {
+    match strip(ty) {
+        Type::Array(a) => through_alias(&a.elem),
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            match single_arg(&seg.arguments) {
+                Some(inner) if seg.ident == "Vec" => through_alias(inner),
+                _ => struct_candidate(ty),
+            }
+        }
+        _ => false,
+    }
+}
+
+/// The name a result through an alias is written with (`State` in `-> State`,
+/// `Vec<State>`, `[State; 3]`).
+pub fn alias_name(ty: &Type) -> Option<&Ident> {
+    match strip(ty) {
+        Type::Array(a) => alias_name(&a.elem),
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            match single_arg(&seg.arguments) {
+                Some(inner) if seg.ident == "Vec" => alias_name(inner),
+                _ => struct_candidate(ty).then_some(&seg.ident),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// A by-value single-identifier type in UpperCamelCase with no generic arguments (`Bar`)
 /// is taken to be a struct registered with `#[deriv_rule]`; `wrt(...)` excludes others.
-fn struct_candidate(ty: &Type) -> bool {
+pub fn struct_candidate(ty: &Type) -> bool {
     let Type::Path(tp) = ty else { return false };
     if tp.qself.is_some() || tp.path.segments.len() != 1 {
         return false;
@@ -455,6 +487,11 @@ pub enum ResultKind {
     ResultScalar,
     /// An `f64`-shaped vector, array or nesting of them: gets `name_jacobian`.
     Vector,
+    /// A single capitalised name the macro cannot see into (`State` after `type State =
+    /// [f64; 2];`): taken for an alias of an `f64` array or vector, which rustc checks
+    /// (`VectorShape`, with a message in the user's terms otherwise); gets
+    /// `name_jacobian` from the tape.
+    Aliased,
 }
 
 impl ResultKind {
@@ -481,10 +518,18 @@ impl ResultKind {
         if container(ty) == Some(false) {
             return Some(ResultKind::Vector);
         }
+        if through_alias(ty) {
+            return Some(ResultKind::Aliased);
+        }
         match Nested::of(ty)? {
             Nested::F64 | Nested::Slice(_) => None,
             Nested::Array(..) | Nested::Vec(_) => Some(ResultKind::Vector),
         }
+    }
+
+    /// Whether the result is a vector (`name_jacobian`, not `name_grad`).
+    pub fn is_vector(&self) -> bool {
+        matches!(self, ResultKind::Vector | ResultKind::Aliased)
     }
 }
 

@@ -9,8 +9,9 @@
 //! - [`CompositeOf<S>`] for every `Bar<S>`: what `#[deriv_rule]` functions taking a `Bar`
 //!   need to read its values and record partials for its fields.
 //!
-//! Fields of type `f64` and `[f64; N]` are differentiable, in declaration order; every
-//! other field is data, cloned where a new struct is built.
+//! Fields of type `f64`, arrays and vectors of it (nested too: `[f64; N]`, `Vec<f64>`,
+//! `Vec<Vec<f64>>`) are differentiable, in declaration order, entries in element order;
+//! every other field is data, cloned where a new struct is built.
 //!
 //! # Example
 //!
@@ -28,7 +29,7 @@
 //! let b = Bar { x: 1.0, y: 2.0 };
 //! let mut vars = Vec::new();
 //! let active: Bar<Var> = b.activate(&mut vars);
-//! assert_eq!(vars.len(), <Bar as Composite>::LEN);
+//! assert_eq!(vars.len(), Composite::count(&b));
 //! assert_eq!(active.values(), b);
 //! let adj = b.adjoint(&mut [0.5, 0.25].into_iter());
 //! assert_eq!(adj, Bar { x: 0.5, y: 0.25 });
@@ -44,7 +45,10 @@ use crate::tape::var::Var;
     message = "`{Self}` is not a #[deriv_rule] struct, so #[differentiate] cannot take it as an active parameter",
     label = "#[differentiate] takes a by-value parameter of a single capitalised type name for a #[deriv_rule] struct",
     note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
-            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition"
+            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition",
+    note = "a type alias (`type State = [f64; 2];`) is not seen through by #[differentiate] on \
+            one function: write the type out (`s: [f64; 2]`), or put the alias and the \
+            functions in a #[differentiate] mod"
 )]
 ///
 /// ```
@@ -53,7 +57,7 @@ use crate::tape::var::Var;
 /// #[deriv_rule]
 /// #[derive(Debug, Clone, PartialEq)]
 /// struct P { a: f64, b: f64 }
-/// assert_eq!(<P as Composite>::LEN, 2);
+/// assert_eq!(P { a: 1.0, b: 2.0 }.count(), 2);
 /// ```
 pub trait Composite: Sized {
     /// The struct with [`Var`] fields (`Bar<Var>`).
@@ -89,8 +93,17 @@ pub trait Composite: Sized {
     /// assert_eq!(g, P { a: 0.5, b: 0.0 });
     /// ```
     fn adjoint(&self, adj: &mut dyn Iterator<Item = f64>) -> Self;
-    /// Number of f64 fields.
-    const LEN: usize;
+    /// Number of `f64` values: one per `f64` field, the entries of array and vector
+    /// fields (which may differ from one value of the struct to another).
+    ///
+    /// ```
+    /// use fazang::prelude::*;
+    /// use fazang::composite::Composite;
+    /// #[deriv_rule]
+    /// struct Layer { w: Vec<f64>, b: f64 }
+    /// assert_eq!(Layer { w: vec![1.0, 2.0, 3.0], b: 0.5 }.count(), 4);
+    /// ```
+    fn count(&self) -> usize;
 }
 
 /// A struct registered with `#[deriv_rule]`, seen from `#[deriv_rule]` functions:
@@ -107,13 +120,14 @@ pub trait Composite: Sized {
 /// #[deriv_rule]
 /// #[derive(Debug, Clone, PartialEq)]
 /// struct P { a: f64, b: f64 }
-/// assert_eq!(<P<Var> as CompositeOf<Var>>::LEN, 2);
+/// assert_eq!(P { a: Var::new(1.0), b: Var::new(2.0) }.count(), 2);
+/// # fazang::clear_tape();
 /// ```
 pub trait CompositeOf<S: Real>: Sized {
     /// The plain struct (`Bar<f64>`): the values, and the shape of partials and adjoints.
     type Values: CompositeOf<f64, Values = Self::Values>;
-    /// Number of f64 fields.
-    const LEN: usize;
+    /// Number of `f64` values (as [`Composite::count`]).
+    fn count(&self) -> usize;
     /// The struct of values (`.val()` of each field; data fields cloned).
     ///
     /// ```

@@ -466,7 +466,7 @@ pub fn root_local(e: &Expr) -> Option<BindId> {
 impl Walk<'_> {
     /// `for o in x.iter_mut()` (through `zip`, `enumerate`, `rev`, `skip`, `take`): what
     /// is written through `o` reaches `x`'s elements.
-    fn note_iter_mut(&mut self, p: &Pat, it: &Expr) {
+    pub(super) fn note_iter_mut(&mut self, p: &Pat, it: &Expr) {
         let Some((root, path)) = iter_mut_item(it) else {
             return;
         };

@@ -15,6 +15,12 @@ pub fn rewrite(ty: &Type, a: &Abs, s: &Ident) -> Type {
             ty.clone()
         };
     }
+    if a.active() && crate::types::struct_candidate(ty) {
+        // `let s: State = ..` with `type State = [f64; 2];` (or a #[deriv_rule] struct):
+        // the same shape with the scalar, through the trait every f64 shape has.
+        return syn::parse_quote_spanned!(syn::spanned::Spanned::span(ty) =>
+            <#ty as ::fazang::__private::Seed>::Of<#s>);
+    }
     let mut out = ty.clone();
     match &mut out {
         Type::Array(arr) => *arr.elem = rewrite(&arr.elem, &a.elem(), s),

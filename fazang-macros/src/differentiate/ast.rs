@@ -93,7 +93,13 @@ impl<'a> Model<'a> {
                 kind,
             });
         }
-        let ret = ResultKind::of(&func.sig.output);
+        let mut ret = ResultKind::of(&func.sig.output);
+        if place != Place::Free && matches!(ret, Some(ResultKind::Aliased)) {
+            // In a module or impl block, a helper returning a struct of the user's is made
+            // generic with its result as written (aliases of the module are resolved
+            // before: `items::resolve_aliases`).
+            ret = None;
+        }
         Model {
             func,
             place,

@@ -72,11 +72,19 @@ fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
             set_once(cx, &meta, slot, name);
         }
         Meta::Path(p) if p.is_ident(TAPE) => options.tape = true,
-        _ => cx.error(
-            meta.path(),
-            "unknown #[differentiate] option; the options are `wrt(a, b)`, `grad = name`, \
-             `jacobian = name` and `tape`",
-        ),
+        _ => {
+            let path = meta.path();
+            let name = quote::ToTokens::to_token_stream(path)
+                .to_string()
+                .replace(' ', "");
+            cx.error(
+                path,
+                format!(
+                    "unknown #[differentiate] option `{name}`; the options are `wrt(a, b)`, \
+                     `grad = name`, `jacobian = name` and `tape`"
+                ),
+            )
+        }
     }
 }
 

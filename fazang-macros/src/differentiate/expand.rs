@@ -76,7 +76,15 @@ pub fn generic_fn(
         }
     }
     if let ReturnType::Type(_, ty) = &mut sig.output {
-        **ty = replace_f64(ty, s);
+        **ty = match m.ret {
+            // `-> State` with `type State = [f64; 2];`: `[S; 2]`, through the trait; spanned
+            // at the written type, where rustc reports a result that is not such an alias.
+            Some(crate::types::ResultKind::Aliased) => {
+                let span = syn::spanned::Spanned::span(&**ty);
+                syn::parse_quote_spanned!(span=> <#ty as ::fazang::__private::VectorShape>::Of<#s>)
+            }
+            _ => replace_f64(ty, s),
+        };
     }
     if !a.act.converged {
         cx.error(
@@ -284,8 +292,9 @@ pub fn analyse(m: &Model, callees: &Callees) -> Analysed {
         ReturnType::Default => Abs::Unknown(false),
     };
     let act = activity::analyse(&body, params, ret, callees);
-    let adjoint =
-        (m.has_siblings() && !m.options.tape).then(|| crate::ir::adjoint(m, &body, &act, callees));
+    let aliased = matches!(m.ret, Some(crate::types::ResultKind::Aliased));
+    let adjoint = (m.has_siblings() && !m.options.tape && !aliased)
+        .then(|| crate::ir::adjoint(m, &body, &act, callees));
     Analysed { body, act, adjoint }
 }
 

@@ -145,7 +145,7 @@ fn jvp_fn(m: &Model) -> TokenStream {
         seeds(m, &format_ident!("__fz_dir")),
         checked_call(m),
     );
-    let vector = matches!(m.ret, Some(ResultKind::Vector));
+    let vector = m.ret.as_ref().is_some_and(ResultKind::is_vector);
     let (read, ty, shape) = if vector {
         (
             quote!(::fazang::__private::jvp_vector(__fz_out)),

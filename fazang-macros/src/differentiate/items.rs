@@ -32,7 +32,7 @@ fn without_own_attr(attrs: &[Attribute]) -> Vec<Attribute> {
 
 /// Options given on the module or impl itself: `wrt(...)` names one function's
 /// parameters, so it belongs on that function.
-fn check_outer_options(cx: &mut Ctxt, options: &Options, what: &str) {
+pub(super) fn check_outer_options(cx: &mut Ctxt, options: &Options, what: &str) {
     if let Some(w) = options.wrt.as_ref().and_then(|w| w.first()) {
         cx.error(
             w,
@@ -60,20 +60,29 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         );
         return TokenStream::new();
     };
+    let aliases = Aliases::of(items);
     let fns: Vec<(ItemFn, Options)> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Fn(f) => Some(stripped(cx, f.clone())),
+            Item::Fn(f) => Some(stripped(cx, aliases.resolved(f))),
             _ => None,
         })
         .collect();
     let expanded = members(cx, &fns, Place::InMod, None, None);
-    let mut expanded = expanded.into_iter();
+    let mut expanded = expanded.into_iter().zip(&fns);
     let out: Vec<TokenStream> = items
         .iter()
         .map(|item| match item {
-            Item::Fn(_) => expanded.next().expect("one per fn"),
+            Item::Fn(_) => match expanded.next() {
+                Some((Some(tokens), _)) => tokens,
+                Some((None, (f, _))) => f.to_token_stream(),
+                None => TokenStream::new(),
+            },
             Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
+            // Written out in the functions, an alias may be named nowhere any more.
+            Item::Type(t) if aliases.has(&t.ident) => {
+                quote!(#[allow(dead_code)] #t)
+            }
             Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
             other => other.to_token_stream(),
         })
@@ -88,16 +97,71 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
     }
 }
 
+/// The type aliases of a module (`type State = [f64; 2];`), written out in its functions
+/// so that the macro sees the shapes they name.
+struct Aliases(Vec<(syn::Ident, syn::Type)>);
+
+impl Aliases {
+    fn of(items: &[Item]) -> Aliases {
+        Aliases(
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Type(t) if t.generics.params.is_empty() => {
+                        Some((t.ident.clone(), (*t.ty).clone()))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    fn has(&self, name: &syn::Ident) -> bool {
+        self.0.iter().any(|(n, _)| n == name)
+    }
+
+    /// `f` with every alias of the module written out (aliases of aliases too).
+    fn resolved(&self, f: &ItemFn) -> ItemFn {
+        let mut f = f.clone();
+        if !self.0.is_empty() {
+            syn::visit_mut::VisitMut::visit_item_fn_mut(&mut Resolve(self, 0), &mut f);
+        }
+        f
+    }
+}
+
+struct Resolve<'a>(&'a Aliases, usize);
+
+impl syn::visit_mut::VisitMut for Resolve<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(p) = ty {
+            let alias = p.qself.is_none()
+                && p.path.segments.len() == 1
+                && p.path.segments[0].arguments.is_none();
+            let found = (self.0).0.iter().find(|(name, _)| p.path.is_ident(name));
+            // Depth-limited: a cycle of aliases is rustc's error to report.
+            if let (true, Some((_, target)), true) = (alias, found, self.1 < 8) {
+                *ty = target.clone();
+                self.1 += 1;
+                self.visit_type_mut(ty);
+                self.1 -= 1;
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
+
 /// A function without its own `#[differentiate(..)]` attribute, and that attribute's
 /// options.
-fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
+pub(super) fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
     let options = own_options(cx, f.attrs()).unwrap_or_default();
     let attrs = without_own_attr(f.attrs());
     *f.attrs_mut() = attrs;
     (f, options)
 }
 
-trait HasAttrs {
+pub(super) trait HasAttrs {
     fn attrs(&self) -> &[Attribute];
     fn attrs_mut(&mut self) -> &mut Vec<Attribute>;
 }
@@ -121,15 +185,15 @@ impl HasAttrs for ImplItemFn {
 }
 
 /// The functions of one module or impl block: each expanded (knowing the signatures of
-/// the others, so calls between them convert data arguments precisely), or left as it
-/// is when it cannot be differentiated.
-fn members<'f, F>(
+/// the others, so calls between them convert data arguments precisely), or `None` when
+/// it cannot be differentiated (it is then left as it is).
+pub(super) fn members<'f, F>(
     cx: &mut Ctxt,
     fns: &'f [(F, Options)],
     place: Place,
     outer: Option<&syn::Generics>,
     self_ty: Option<&syn::Type>,
-) -> Vec<TokenStream>
+) -> Vec<Option<TokenStream>>
 where
     &'f F: Into<Func<'f>> + ToTokens,
 {
@@ -147,13 +211,11 @@ where
         .collect();
     models
         .iter()
-        .zip(fns)
-        .map(|(m, (f, _))| match m {
-            Some(m) => {
+        .map(|m| {
+            m.as_ref().map(|m| {
                 valid::check_member(cx, m);
                 function(cx, m, outer, &callees)
-            }
-            None => f.to_token_stream(),
+            })
         })
         .collect()
 }
@@ -185,14 +247,8 @@ fn type_ident(ty: &syn::Type) -> Option<String> {
 
 pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream {
     check_outer_options(cx, &options, "on an impl block");
-    if let Some((_, path, _)) = &i.trait_ {
-        cx.error(
-            path,
-            "#[differentiate] cannot make the methods of a trait impl generic (their \
-             signatures are the trait's); put the computation in an inherent method or a \
-             free function with #[differentiate] and call it from here",
-        );
-        return TokenStream::new();
+    if i.trait_.is_some() {
+        return super::trait_impl::trait_impl(cx, i);
     }
     let fns: Vec<(ImplItemFn, Options)> = i
         .items
@@ -203,12 +259,16 @@ pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream 
         })
         .collect();
     let expanded = members(cx, &fns, Place::Method, Some(&i.generics), Some(&i.self_ty));
-    let mut expanded = expanded.into_iter();
+    let mut expanded = expanded.into_iter().zip(&fns);
     let items: Vec<TokenStream> = i
         .items
         .iter()
         .map(|item| match item {
-            ImplItem::Fn(_) => expanded.next().expect("one per fn"),
+            ImplItem::Fn(_) => match expanded.next() {
+                Some((Some(tokens), _)) => tokens,
+                Some((None, (f, _))) => f.to_token_stream(),
+                None => TokenStream::new(),
+            },
             other => other.to_token_stream(),
         })
         .collect();

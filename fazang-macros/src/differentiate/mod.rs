@@ -11,6 +11,7 @@ mod higher;
 mod items;
 mod siblings;
 mod tangent_items;
+mod trait_impl;
 mod valid;
 
 use crate::util::{with_item, Ctxt};
@@ -27,9 +28,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let options = attr::parse(&mut cx, attr);
     let tokens = match &parsed {
         Item::Fn(f) => {
-            let model = Model::new(&mut cx, Func::from(f), Place::Free, options);
+            let place = if is_method(f) {
+                Place::Method
+            } else {
+                Place::Free
+            };
+            let model = Model::new(&mut cx, Func::from(f), place, options);
             valid::check(&mut cx, &model);
-            function(&mut cx, &model, None, &Default::default())
+            // The generics of the impl block around a method are not in sight: the
+            // scalar's name must differ from every `S`-like name the method mentions.
+            let outer = (place == Place::Method).then(|| names_in_sight(f));
+            function(&mut cx, &model, outer.as_ref(), &Default::default())
         }
         Item::Mod(m) => items::module(&mut cx, m, options),
         Item::Impl(i) => items::impl_block(&mut cx, i, options),
@@ -62,6 +71,38 @@ fn function(
         #derived
         #higher
     }
+}
+
+/// Whether a function given alone to the attribute is an associated function of an impl
+/// block (`#[differentiate]` on one method): it takes `self` or names `Self`. Its
+/// siblings then become associated functions beside it, called through `self.`/`Self::`.
+/// (An associated function that does neither cannot be told from a free function: it is
+/// expanded as one, and its siblings' calls of it do not resolve; the attribute then goes
+/// on the impl block.)
+fn is_method(f: &syn::ItemFn) -> bool {
+    let receiver = matches!(f.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+    receiver || mentions_ident(quote::ToTokens::to_token_stream(f), "Self")
+}
+
+fn mentions_ident(ts: TokenStream, name: &str) -> bool {
+    ts.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions_ident(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// Generics naming each `S`, `S_`, .. the method mentions (maybe generics of its impl).
+fn names_in_sight(f: &syn::ItemFn) -> syn::Generics {
+    let tokens = quote::ToTokens::to_token_stream(f);
+    let mut generics = syn::Generics::default();
+    let mut name = String::from("S");
+    while mentions_ident(tokens.clone(), &name) {
+        let ident = syn::Ident::new(&name, proc_macro2::Span::call_site());
+        generics.params.push(syn::parse_quote!(#ident));
+        name.push('_');
+    }
+    generics
 }
 
 /// `#[differentiate] can only be applied to a fn, not a struct`, at the item's keyword.

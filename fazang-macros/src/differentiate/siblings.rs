@@ -44,6 +44,8 @@ pub fn siblings(m: &Model, a: &Analysed) -> TokenStream {
             }
             _ => jacobian_fn(m),
         },
+        // An alias the macro cannot see into: the adjoint code does not know its shape.
+        Some(ResultKind::Aliased) => jacobian_fn(m),
         None => TokenStream::new(),
     }
 }

@@ -15,6 +15,7 @@ pub fn check(cx: &mut Ctxt, m: &Model) {
     check_wrt(cx, m);
     check_some_active(cx, m);
     check_return(cx, m);
+    check_struct_result(cx, m);
     check_renames(cx, m);
 }
 
@@ -169,9 +170,67 @@ fn check_return(cx: &mut Ctxt, m: &Model) {
     }
 }
 
+/// A result through a name the macro cannot see into (`-> Fit`) is taken for an alias of
+/// an `f64` array or vector; a body that builds a `Fit { .. }` (or `Fit(..)`) shows it is a
+/// struct, which has no gradient or Jacobian: refused at the result type, with the way out,
+/// before rustc would speak about the generic copy of the body.
+fn check_struct_result(cx: &mut Ctxt, m: &Model) {
+    if !matches!(m.ret, Some(ResultKind::Aliased)) {
+        return;
+    }
+    let syn::ReturnType::Type(_, ty) = &m.func.sig.output else {
+        return;
+    };
+    let Some(name) = crate::types::alias_name(ty) else {
+        return;
+    };
+    let mut built = BuildsStruct { name, found: false };
+    syn::visit::Visit::visit_block(&mut built, m.func.block);
+    if built.found {
+        cx.error(
+            ty,
+            format!(
+                "#[differentiate] cannot differentiate a function returning the struct \
+                 `{name}`: a gradient needs an `f64` (or `Result<f64, E>`) result, a \
+                 Jacobian an array or vector of `f64` (`[f64; 2]`, `Vec<f64>`, ..); return \
+                 the `f64` to differentiate (one function per field you need), or the \
+                 fields' values as an array, and build `{name}` outside"
+            ),
+        );
+    }
+}
+
+/// Whether a body builds a value of the struct `name`: a literal `name { .. }` or a call
+/// of `name(..)` (an alias of an array or vector cannot be built either way).
+struct BuildsStruct<'a> {
+    name: &'a syn::Ident,
+    found: bool,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for BuildsStruct<'_> {
+    fn visit_expr_struct(&mut self, e: &'ast syn::ExprStruct) {
+        if e.qself.is_none() && e.path.is_ident(self.name) {
+            self.found = true;
+        }
+        syn::visit::visit_expr_struct(self, e);
+    }
+
+    fn visit_expr_call(&mut self, e: &'ast syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*e.func {
+            if p.qself.is_none() && p.path.is_ident(self.name) {
+                self.found = true;
+            }
+        }
+        syn::visit::visit_expr_call(self, e);
+    }
+
+    // Items inside the body (a nested fn or struct) are not the result.
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
 /// `grad = ..` only makes sense for scalar results, `jacobian = ..` for vector ones.
 fn check_renames(cx: &mut Ctxt, m: &Model) {
-    let vector = matches!(m.ret, Some(ResultKind::Vector));
+    let vector = m.ret.as_ref().is_some_and(ResultKind::is_vector);
     let scalar = matches!(m.ret, Some(ResultKind::Scalar | ResultKind::ResultScalar));
     if let (Some(g), true) = (&m.options.grad, vector) {
         cx.error(g, "`grad = ..` renames the gradient, but this function returns a vector and gets a Jacobian; use `jacobian = ..`");

@@ -326,6 +326,12 @@ pub enum DataArg {
     FloatSlice,
     /// A call's result of a type the macro cannot see: `pass` (a float converts).
     Pass,
+    /// A local of a type the macro cannot see, passed (`by_ref`: borrowed) to a function it
+    /// cannot see either: `DataArg` / `DataRefArg` convert `f64` data to the parameter's
+    /// scalar and pass anything else as it is, as the generic body does.
+    Unseen {
+        by_ref: bool,
+    },
     Other,
 }
 

@@ -147,6 +147,12 @@ pub fn is_fazang_fn(name: &str) -> bool {
         || name.starts_with("ode_")
 }
 
+/// Whether one of fazang's functions returns rows of scalars (`Vec<Vec<_>>`): `matmul`'s
+/// product, an ODE solver's solution (`ys[i][j]`, state `j` at time `ts[i]`).
+pub fn returns_rows(name: &str) -> bool {
+    name == "matmul" || name.starts_with("ode_")
+}
+
 /// Whether `name` is a `Real` method returning a float from floats, differentiable (the
 /// catalogue's functions, `val` aside).
 pub fn is_real_method(name: &str) -> bool {

@@ -1,7 +1,7 @@
 //! The model of a `#[deriv_rule]` item: the original syntax plus what each part is.
 
 use super::attr::{KeyValue, Partial, RuleAttr};
-use crate::types::{RetShape, Shape};
+use crate::types::{Nested, RetShape, Shape};
 use syn::{Expr, FnArg, Ident, ItemFn, ItemStruct, Member, Pat, PatType, Type};
 
 /// A function with a rule.
@@ -168,16 +168,17 @@ pub struct RuleStruct<'a> {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
-    pub kind: FieldKind<'a>,
+    pub kind: FieldKind,
 }
 
 /// Which fields are differentiable.
-#[derive(Clone, Copy)]
-pub enum FieldKind<'a> {
+#[derive(Clone)]
+pub enum FieldKind {
     /// `f64`.
     Scalar,
-    /// `[f64; N]`.
-    Array(&'a Expr),
+    /// An array or vector of `f64`, nested to any depth (`[f64; N]`, `Vec<f64>`,
+    /// `Vec<[f64; 3]>`, `Vec<Vec<f64>>`): every entry is differentiable, in element order.
+    Shaped(Nested),
     /// Anything else: cloned.
     Data,
 }
@@ -194,9 +195,9 @@ impl<'a> RuleStruct<'a> {
                     None => Member::Unnamed(i.into()),
                 },
                 ty: &f.ty,
-                kind: match Shape::of(&f.ty) {
-                    Shape::F64 => FieldKind::Scalar,
-                    Shape::Array(n) => FieldKind::Array(n),
+                kind: match Nested::of(&f.ty) {
+                    Some(Nested::F64) => FieldKind::Scalar,
+                    Some(shape @ (Nested::Array(..) | Nested::Vec(_))) => FieldKind::Shaped(shape),
                     _ => FieldKind::Data,
                 },
             })

@@ -23,16 +23,19 @@ pub fn expand(f: &RuleFn) -> TokenStream {
     let params = f.params.iter().map(|p| signature_param(f, p, &s));
     let (ret_f64, ret_shape) = f.ret.expect("validated: a return type");
     let ret_s = generic_over(ret_f64, &s, Shape::Other);
-    let (body, doc) = match (f.form(), generic_partials(f, ret_shape)) {
-        (Form::Partials, Ok(partials)) => (
-            apply_generic(f, ret_f64, &partials, &s),
-            GENERIC_DOC.to_string(),
-        ),
-        (Form::Partials, Err(why)) => (
-            first_order(f, ret_f64, record_partials(f, &s), &why, &s),
-            format!("{PARTIALS_DOC} First-order only: {why}."),
-        ),
-        (Form::Adjoint(path), _) => (
+    // The partials are only read in the partials form: an `adjoint = ..` rule names none.
+    let (body, doc) = match f.form() {
+        Form::Partials => match generic_partials(f, ret_shape) {
+            Ok(partials) => (
+                apply_generic(f, ret_f64, &partials, &s),
+                GENERIC_DOC.to_string(),
+            ),
+            Err(why) => (
+                first_order(f, ret_f64, record_partials(f, &s), &why, &s),
+                format!("{PARTIALS_DOC} First-order only: {why}."),
+            ),
+        },
+        Form::Adjoint(path) => (
             first_order(
                 f,
                 ret_f64,
@@ -113,6 +116,7 @@ fn generic_partials(f: &RuleFn, ret: RetShape) -> Result<Vec<TokenStream>, Strin
         return Err("its result is not a single f64".into());
     }
     let active: Vec<&Ident> = f.active().map(|(p, _)| p.name()).collect();
+    let params: Vec<&Ident> = f.params.iter().filter_map(|p| p.ident).collect();
     if let Some((p, _)) = f.active().find(|(_, a)| *a != Active::Scalar) {
         return Err(format!("`{}` is not a scalar", p.name().unraw()));
     }
@@ -121,7 +125,7 @@ fn generic_partials(f: &RuleFn, ret: RetShape) -> Result<Vec<TokenStream>, Strin
             let d = f
                 .partial(p)
                 .expect("validated: every active parameter named");
-            super::generic::rewrite(&d.expr, &active, &t).map_err(|why| {
+            super::generic::rewrite(&d.expr, &active, &params, &t).map_err(|why| {
                 format!(
                     "its partial for `{}` is computed on f64 ({why})",
                     p.name().unraw()

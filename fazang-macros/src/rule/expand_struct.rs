@@ -3,8 +3,9 @@
 
 use super::ast::{Field, FieldKind, RuleStruct};
 use super::valid::SCALAR;
+use crate::types::Nested;
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemStruct};
 
@@ -27,9 +28,9 @@ fn generic_struct(s: &RuleStruct, scalar: &Ident) -> ItemStruct {
     let mut item = s.item.clone();
     item.generics.params.push(syn::parse_quote!(#scalar = f64));
     for (field, model) in item.fields.iter_mut().zip(&s.fields) {
-        field.ty = match model.kind {
+        field.ty = match &model.kind {
             FieldKind::Scalar => syn::parse_quote_spanned!(field.ty.span()=> #scalar),
-            FieldKind::Array(n) => syn::parse_quote_spanned!(field.ty.span()=> [#scalar; #n]),
+            FieldKind::Shaped(_) => crate::types::replace_f64(&field.ty, scalar),
             FieldKind::Data => continue,
         };
     }
@@ -39,8 +40,9 @@ fn generic_struct(s: &RuleStruct, scalar: &Ident) -> ItemStruct {
         many => format!("the fields {} have", many.join(", ")),
     };
     let doc = format!(
-        "*Differentiable struct (`#[deriv_rule]`)*: {fields} type `{SCALAR}`, `f64` by \
-         default, so `{}` is the plain struct and `{}<Var>` records on the tape.",
+        "*Differentiable struct (`#[deriv_rule]`)*: {fields} type `{SCALAR}` (in its \
+         entries), `f64` by default, so `{}` is the plain struct and `{}<Var>` records on \
+         the tape.",
         s.item.ident, s.item.ident
     );
     item.attrs.push(syn::parse_quote!(#[doc = ""]));
@@ -55,31 +57,78 @@ fn member_name(f: &Field) -> String {
     }
 }
 
+/// A field's value built from its own: `leaf(entry)` for an `f64` field, the same shape
+/// with `leaf` of each entry for an array or vector (entries read by value, `*e`).
+fn map_field(f: &Field, leaf: &dyn Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let m = &f.member;
+    match &f.kind {
+        FieldKind::Scalar => leaf(quote!(self.#m)),
+        FieldKind::Shaped(shape) => map_shape(shape, quote!((&self.#m)), 0, leaf),
+        FieldKind::Data => clone_field(f),
+    }
+}
+
+fn map_shape(
+    shape: &Nested,
+    r: TokenStream,
+    depth: usize,
+    leaf: &dyn Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let e = format_ident!("__fz_e{}", depth);
+    match shape {
+        Nested::F64 => leaf(quote!(*#r)),
+        Nested::Array(inner, _) => {
+            let x = map_shape(inner, quote!(#e), depth + 1, leaf);
+            quote!(#r.each_ref().map(|#e| #x))
+        }
+        Nested::Vec(inner) | Nested::Slice(inner) => {
+            let x = map_shape(inner, quote!(#e), depth + 1, leaf);
+            quote!(#r.iter().map(|#e| #x).collect::<::std::vec::Vec<_>>())
+        }
+    }
+}
+
+/// Loops visiting every entry of a differentiable field in order: `body(entry)`.
+fn each_entry(f: &Field, body: &dyn Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let m = &f.member;
+    match &f.kind {
+        FieldKind::Scalar => body(quote!(self.#m)),
+        FieldKind::Shaped(shape) => each_shape(shape, quote!((&self.#m)), 0, body),
+        FieldKind::Data => TokenStream::new(),
+    }
+}
+
+fn each_shape(
+    shape: &Nested,
+    r: TokenStream,
+    depth: usize,
+    body: &dyn Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let e = format_ident!("__fz_e{}", depth);
+    match shape {
+        Nested::F64 => body(quote!(*#r)),
+        Nested::Array(inner, _) | Nested::Vec(inner) | Nested::Slice(inner) => {
+            let x = each_shape(inner, quote!(#e), depth + 1, body);
+            quote!(for #e in #r.iter() { #x })
+        }
+    }
+}
+
 /// `impl Composite for Bar<f64>`: activate and read back adjoints, in field order.
 fn impl_composite(s: &RuleStruct) -> TokenStream {
     let ident = &s.item.ident;
     let activate = s.fields.iter().map(|f| {
-        let m = &f.member;
-        let value = match f.kind {
-            FieldKind::Scalar => quote!(::fazang::__private::new_var(self.#m, vars)),
-            FieldKind::Array(_) => {
-                quote!(self.#m.map(|__fz_e| ::fazang::__private::new_var(__fz_e, vars)))
-            }
-            FieldKind::Data => clone_field(f),
-        };
+        let (m, value) = (
+            &f.member,
+            map_field(f, &|e| quote!(::fazang::__private::new_var(#e, vars))),
+        );
         quote!(#m: #value)
     });
     let adjoint = s.fields.iter().map(|f| {
-        let m = &f.member;
-        let value = match f.kind {
-            FieldKind::Scalar => quote!(::fazang::__private::next_adjoint(adj)),
-            FieldKind::Array(_) => {
-                quote!(::core::array::from_fn(|_| {
-                    ::fazang::__private::next_adjoint(adj)
-                }))
-            }
-            FieldKind::Data => clone_field(f),
-        };
+        let (m, value) = (
+            &f.member,
+            map_field(f, &|_| quote!(::fazang::__private::next_adjoint(adj))),
+        );
         quote!(#m: #value)
     });
     let len = len(s);
@@ -93,7 +142,9 @@ fn impl_composite(s: &RuleStruct) -> TokenStream {
             fn adjoint(&self, adj: &mut dyn ::core::iter::Iterator<Item = f64>) -> Self {
                 #ident { #(#adjoint),* }
             }
-            const LEN: usize = #len;
+            fn count(&self) -> usize {
+                #len
+            }
         }
     }
 }
@@ -103,37 +154,20 @@ fn impl_composite_of(s: &RuleStruct, scalar: &Ident) -> TokenStream {
     let ident = &s.item.ident;
     let real = quote!(<#scalar as ::fazang::Real>);
     let values = s.fields.iter().map(|f| {
-        let m = &f.member;
-        let value = match f.kind {
-            FieldKind::Scalar => quote!(#real::val(&self.#m)),
-            FieldKind::Array(_) => quote!(self.#m.map(|__fz_e| #real::val(&__fz_e))),
-            FieldKind::Data => clone_field(f),
-        };
+        let (m, value) = (&f.member, map_field(f, &|e| quote!(#real::val(&#e))));
         quote!(#m: #value)
     });
-    let each = s.differentiable().map(|f| {
-        let m = &f.member;
-        match f.kind {
-            FieldKind::Array(_) => quote!(for __fz_e in self.#m { f(__fz_e); }),
-            _ => quote!(f(self.#m);),
-        }
-    });
-    let push = s.differentiable().map(|f| {
-        let m = &f.member;
-        match f.kind {
-            FieldKind::Array(_) => quote! {
-                for (__fz_e, __fz_d) in self.#m.iter().zip(&d.#m) {
-                    p.push(*__fz_e, *__fz_d);
-                }
-            },
-            _ => quote!(p.push(self.#m, d.#m);),
-        }
-    });
+    let each = s
+        .differentiable()
+        .map(|f| each_entry(f, &|e| quote!(f(#e);)));
+    let push = s.differentiable().map(push_field);
     let len = len(s);
     quote! {
         impl<#scalar: ::fazang::Real> ::fazang::__private::CompositeOf<#scalar> for #ident<#scalar> {
             type Values = #ident<f64>;
-            const LEN: usize = #len;
+            fn count(&self) -> usize {
+                #len
+            }
             fn values(&self) -> #ident<f64> {
                 #ident { #(#values),* }
             }
@@ -147,17 +181,46 @@ fn impl_composite_of(s: &RuleStruct, scalar: &Ident) -> TokenStream {
     }
 }
 
+/// Push the partials `d.field` for `self.field`, entry by entry; a vector of partials of
+/// another length than the field's is a wrong rule, reported (never truncated).
+fn push_field(f: &Field) -> TokenStream {
+    let m = &f.member;
+    let FieldKind::Shaped(shape) = &f.kind else {
+        return quote!(p.push(self.#m, d.#m););
+    };
+    let name = member_name(f);
+    zip_shape(shape, quote!((&self.#m)), quote!((&d.#m)), 0, &name)
+}
+
+fn zip_shape(
+    shape: &Nested,
+    a: TokenStream,
+    b: TokenStream,
+    depth: usize,
+    name: &str,
+) -> TokenStream {
+    let (x, y) = (
+        format_ident!("__fz_x{}", depth),
+        format_ident!("__fz_d{}", depth),
+    );
+    match shape {
+        Nested::F64 => quote!(p.push(*#a, *#b);),
+        Nested::Array(inner, _) | Nested::Vec(inner) | Nested::Slice(inner) => {
+            let body = zip_shape(inner, quote!(#x), quote!(#y), depth + 1, name);
+            quote! {
+                ::fazang::__private::check_field_len(#name, #a.len(), #b.len());
+                for (#x, #y) in #a.iter().zip(#b.iter()) { #body }
+            }
+        }
+    }
+}
+
 /// `impl Seed for Bar<f64>`: the struct rebuilt with any scalar for its f64 fields (what
 /// the generated `_jvp`, `_hessian` and `_hvp` make of a struct parameter).
 fn impl_seed(s: &RuleStruct) -> TokenStream {
     let ident = &s.item.ident;
     let fields = s.fields.iter().map(|f| {
-        let m = &f.member;
-        let value = match f.kind {
-            FieldKind::Scalar => quote!(make(self.#m)),
-            FieldKind::Array(_) => quote!(self.#m.map(|__fz_e| make(__fz_e))),
-            FieldKind::Data => clone_field(f),
-        };
+        let (m, value) = (&f.member, map_field(f, &|e| quote!(make(#e))));
         quote!(#m: #value)
     });
     let len = len(s);
@@ -183,11 +246,28 @@ fn clone_field(f: &Field) -> TokenStream {
     quote_spanned!(f.ty.span()=> ::core::clone::Clone::clone(&self.#m))
 }
 
-/// The number of f64 values: 1 per scalar field, N per array field.
+/// The number of f64 values of `self`: 1 per scalar field, the entries of the others.
 fn len(s: &RuleStruct) -> TokenStream {
-    let terms = s.differentiable().map(|f| match f.kind {
-        FieldKind::Array(n) => quote!((#n)),
-        _ => quote!(1),
+    let counts = s.differentiable().map(|f| {
+        let m = &f.member;
+        match &f.kind {
+            FieldKind::Shaped(shape) => count_shape(shape, quote!((&self.#m)), 0),
+            _ => quote!(1usize),
+        }
     });
-    quote!(0 #(+ #terms)*)
+    quote!(0usize #(+ #counts)*)
+}
+
+fn count_shape(shape: &Nested, r: TokenStream, depth: usize) -> TokenStream {
+    let e = format_ident!("__fz_e{}", depth);
+    match shape {
+        Nested::F64 => quote!(1usize),
+        Nested::Array(inner, _) | Nested::Vec(inner) | Nested::Slice(inner) => match **inner {
+            Nested::F64 => quote!(#r.len()),
+            _ => {
+                let x = count_shape(inner, quote!(#e), depth + 1);
+                quote!(#r.iter().map(|#e| #x).sum::<usize>())
+            }
+        },
+    }
 }

@@ -1,7 +1,8 @@
 //! Which partials of a rule can be evaluated on any scalar, and their rewriting for it.
 //!
 //! A rule's partials are expressions in its arguments. When they use nothing but the
-//! active scalar parameters, float literals, `f64` constants (`std::f64::consts::PI`),
+//! active scalar parameters, float literals, `f64` constants (`std::f64::consts::PI`, or
+//! `PI` imported: a name that is not a parameter can only be a constant or a static),
 //! arithmetic and the methods every scalar has (`x.cos()`, `x.powi(2)`), fazang evaluates
 //! them on the scalar one derivative order below the call (`Real::Inner`), so that
 //! Hessians, Taylor series and nested derivatives through the rule are exact. A partial
@@ -19,11 +20,17 @@ use syn::spanned::Spanned;
 use syn::{BinOp, Expr, ExprLit, Ident, Lit, UnOp};
 
 /// The partial `expr` rewritten for a generic scalar `t` (the active parameters being
-/// bound to values of type `t`), or why it can only be evaluated on `f64`.
-pub fn rewrite(expr: &Expr, active: &[&Ident], t: &Ident) -> Result<TokenStream, String> {
-    let rw = Rewriter { active, t };
+/// bound to values of type `t`), or why it can only be evaluated on `f64`. `params` are
+/// all the rule function's parameter names: any other name is a constant.
+pub fn rewrite(
+    expr: &Expr,
+    active: &[&Ident],
+    params: &[&Ident],
+    t: &Ident,
+) -> Result<TokenStream, String> {
+    let rw = Rewriter { active, params, t };
     let body = rw.expr(expr)?;
-    Ok(if is_constant(expr) {
+    Ok(if rw.is_constant(expr) {
         rw.lit(expr)
     } else {
         body
@@ -32,6 +39,7 @@ pub fn rewrite(expr: &Expr, active: &[&Ident], t: &Ident) -> Result<TokenStream,
 
 struct Rewriter<'a> {
     active: &'a [&'a Ident],
+    params: &'a [&'a Ident],
     t: &'a Ident,
 }
 
@@ -44,7 +52,8 @@ impl Rewriter<'_> {
             },
             Expr::Path(p) => {
                 if let Some(id) = p.path.get_ident() {
-                    if self.active.contains(&id) {
+                    if self.active.contains(&id) || !self.params.contains(&id) {
+                        // An active parameter, or a constant (`PI` after `use ..::PI`).
                         return Ok(e.to_token_stream());
                     }
                     return Err(format!(
@@ -98,7 +107,7 @@ impl Rewriter<'_> {
     /// An operand of an arithmetic operator: constants become scalars.
     fn operand(&self, e: &Expr) -> Result<TokenStream, String> {
         let rewritten = self.expr(e)?;
-        Ok(if is_constant(e) {
+        Ok(if self.is_constant(e) {
             self.lit(e)
         } else {
             rewritten
@@ -111,17 +120,23 @@ impl Rewriter<'_> {
     }
 }
 
-/// A float literal or an `f64` constant (possibly negated or parenthesised).
-fn is_constant(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(ExprLit {
-            lit: Lit::Float(_), ..
-        }) => true,
-        Expr::Paren(p) => is_constant(&p.expr),
-        Expr::Group(g) => is_constant(&g.expr),
-        Expr::Unary(u) => matches!(u.op, UnOp::Neg(_)) && is_constant(&u.expr),
-        Expr::Path(_) => is_f64_const(e),
-        _ => false,
+impl Rewriter<'_> {
+    /// A float literal or an `f64` constant (possibly negated or parenthesised): a path
+    /// through `consts`, or a name that is not a parameter (`PI` imported, a `const`).
+    fn is_constant(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(ExprLit {
+                lit: Lit::Float(_), ..
+            }) => true,
+            Expr::Paren(p) => self.is_constant(&p.expr),
+            Expr::Group(g) => self.is_constant(&g.expr),
+            Expr::Unary(u) => matches!(u.op, UnOp::Neg(_)) && self.is_constant(&u.expr),
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(id) if p.qself.is_none() => !self.params.contains(&id),
+                _ => is_f64_const(e),
+            },
+            _ => false,
+        }
     }
 }
 
@@ -159,7 +174,8 @@ mod tests {
         let x: Ident = parse_quote!(x);
         let y: Ident = parse_quote!(y);
         let t: Ident = parse_quote!(T);
-        rewrite(&e, &[&x, &y], &t).map(|ts| ts.to_string())
+        let w: Ident = parse_quote!(w);
+        rewrite(&e, &[&x, &y], &[&x, &y, &w], &t).map(|ts| ts.to_string())
     }
 
     #[test]
@@ -194,5 +210,17 @@ mod tests {
             .unwrap_err()
             .contains("to_bits"));
         assert!(run(parse_quote!(Self::K * x)).is_err());
+    }
+
+    #[test]
+    fn names_that_are_not_parameters_are_constants() {
+        // `use std::f64::consts::PI;` then `x => x / (2.0 * PI).sqrt()`.
+        let out = run(parse_quote!(x / (2.0 * PI).sqrt())).unwrap();
+        assert!(out.contains("lit :: < T > (PI)"), "{out}");
+        assert_eq!(
+            run(parse_quote!(SCALE)).unwrap(),
+            ":: fazang :: __private :: lit :: < T > (SCALE)"
+        );
+        assert_eq!(run(parse_quote!(x.powi(N))).unwrap(), "x . powi (N)");
     }
 }

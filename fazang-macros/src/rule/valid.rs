@@ -429,7 +429,7 @@ fn check_struct_has_f64_field(cx: &mut Ctxt, s: &RuleStruct) {
             &s.item.ident,
             format!(
                 "#[deriv_rule] struct `{}` has no f64 field to differentiate; give it a field \
-                 of type f64 or [f64; N]",
+                 of type f64, [f64; N] or Vec<f64>",
                 s.item.ident
             ),
         );

@@ -60,15 +60,22 @@ impl RuleCheck {
         self.worst.as_ref().map_or(0.0, |m| m.error)
     }
 
-    /// Whether every error is at most `tol`.
+    /// Whether every error is at most `tol`, and something was compared (no points
+    /// checks nothing, which is not a success).
     pub fn is_ok(&self, tol: f64) -> bool {
-        self.max_error() <= tol
+        self.checked > 0 && self.max_error() <= tol
     }
 
     /// Panic, saying where and by how much, unless every error is at most `tol`
     /// (1e-6 suits most rules; the finite differences are accurate to about 1e-9).
     #[track_caller]
     pub fn assert_ok(&self, tol: f64) {
+        if self.checked == 0 {
+            panic!(
+                "fazang: the derivative rule was checked at no point: give \
+                 check_deriv_rule at least one point to compare at, such as &[[0.5]]"
+            );
+        }
         if let Some(m) = self.worst.as_ref().filter(|m| m.error > tol) {
             panic!(
                 "fazang: the derivative rule disagrees with {}\n{m}\n  (the worst of {} \

@@ -106,6 +106,29 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
         std::borrow::Cow::Owned(x.map(Self::from))
     }
 
+    /// A vector of data as a vector of `Self`, borrowed when `Self` is `f64`: what
+    /// `&*adapt_ref(v)` passes for a `&Vec<f64>` (it derefs to a slice as well).
+    #[allow(clippy::ptr_arg)]
+    fn __from_data_vec(x: &Vec<f64>) -> std::borrow::Cow<'_, Vec<Self>>
+    where
+        Self: Real,
+    {
+        std::borrow::Cow::Owned(x.iter().map(|&v| Self::from(v)).collect())
+    }
+
+    /// A vector of rows of data as one of `Self`, borrowed when `Self` is `f64`.
+    #[allow(clippy::ptr_arg)]
+    fn __from_data_vec_rows(x: &Vec<Vec<f64>>) -> std::borrow::Cow<'_, Vec<Vec<Self>>>
+    where
+        Self: Real,
+    {
+        std::borrow::Cow::Owned(
+            x.iter()
+                .map(|r| r.iter().map(|&v| Self::from(v)).collect())
+                .collect(),
+        )
+    }
+
     /// Rows of data as rows of `Self`, borrowed when `Self` is `f64`.
     fn __from_data_rows(x: &[Vec<f64>]) -> std::borrow::Cow<'_, [Vec<Self>]>
     where

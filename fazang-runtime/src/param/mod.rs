@@ -508,15 +508,15 @@ impl<T: Composite> Param for T {
     type Active = T::Active;
     type Gradient = T;
     fn count(&self) -> usize {
-        T::LEN
+        Composite::count(self)
     }
     fn activate(&self, inputs: &mut Inputs) -> T::Active {
-        let mut vars = Vec::with_capacity(T::LEN);
+        let mut vars = Vec::with_capacity(Composite::count(self));
         let active = Composite::activate(self, &mut vars);
         inputs.adopt(&vars);
         active
     }
     fn gradient(&self, adj: &mut AdjointReader) -> T {
-        Composite::adjoint(self, &mut adj.by_ref().take(T::LEN))
+        Composite::adjoint(self, &mut adj.by_ref().take(Composite::count(self)))
     }
 }

@@ -39,6 +39,13 @@ pub fn lit<S: Real>(v: f64) -> S {
 /// A data value of a type the macro cannot see (the result of a call on data) passed
 /// next to active arguments: an `f64` becomes the parameter's scalar, integers and
 /// `bool`s pass through.
+#[diagnostic::on_unimplemented(
+    message = "#[differentiate] cannot use `{Self}` where this function computes with \
+               differentiated numbers",
+    label = "a value of type `{Self}`",
+    note = "what a #[differentiate] body passes next to active values (to a helper, or as \
+            its result) is `f64`, an integer, `bool`, or an array or vector of `f64`"
+)]
 pub trait Pass<T> {
     /// The value as the parameter takes it.
     fn pass(self) -> T;
@@ -196,11 +203,13 @@ impl DataRef for [f64] {
     }
 }
 
+/// A vector stays a vector (`&Vec<T>`, which also derefs to `&[T]`), so a parameter
+/// `&Vec<f64>` can take it.
 impl DataRef for Vec<f64> {
-    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [T]>;
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, Vec<T>>;
     #[inline]
-    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [T]> {
-        T::__from_data(self)
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, Vec<T>> {
+        T::__from_data_vec(self)
     }
 }
 
@@ -220,11 +229,13 @@ impl DataRef for [Vec<f64>] {
     }
 }
 
+/// Rows stay a vector of rows (`&Vec<Vec<T>>`, which also derefs to `&[Vec<T>]`), so a
+/// parameter `&Vec<Vec<f64>>` (weights, a design matrix) can take them.
 impl DataRef for Vec<Vec<f64>> {
-    type Adapted<'a, T: Real> = std::borrow::Cow<'a, [Vec<T>]>;
+    type Adapted<'a, T: Real> = std::borrow::Cow<'a, Vec<Vec<T>>>;
     #[inline]
-    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, [Vec<T>]> {
-        T::__from_data_rows(self)
+    fn adapt<T: Real>(&self) -> std::borrow::Cow<'_, Vec<Vec<T>>> {
+        T::__from_data_vec_rows(self)
     }
 }
 

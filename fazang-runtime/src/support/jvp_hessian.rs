@@ -30,7 +30,10 @@ use crate::tape::var::{jacobian_into, Var};
     message = "`{Self}` is not a #[deriv_rule] struct, so #[differentiate] cannot take it as an active parameter",
     label = "#[differentiate] takes a by-value parameter of a single capitalised type name for a #[deriv_rule] struct",
     note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
-            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition"
+            differentiate with respect to its f64 fields, put #[deriv_rule] on its definition",
+    note = "a type alias (`type State = [f64; 2];`) is not seen through by #[differentiate] on \
+            one function: write the type out (`s: [f64; 2]`), or put the alias and the \
+            functions in a #[differentiate] mod"
 )]
 pub trait Seed {
     /// The same shape with `T` for `f64` (`Vec<T>` for a slice).

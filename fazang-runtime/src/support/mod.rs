@@ -9,10 +9,12 @@
 //! - `calls`: the loops and calls of adjoint code from the core form (range and window
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
-//! - `outputs`: vector results, flattened for `_jacobian`;
+//! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
+//!   alias;
 //! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
+//! - `data_arg`: data of types the macro cannot see passed next to active arguments;
 //! - `catalogue`: [`ELEMENTARY`], every elementary function, for the test that holds the
 //!   macros' catalogue in step with the runtime;
 //! - here: the bounds of a generic body ([`ScalarOps`], [`RefOps`], [`RefScalarOps`]) and
@@ -26,10 +28,12 @@ pub(crate) mod adjoint;
 mod calls;
 mod catalogue;
 mod convert;
+mod data_arg;
 pub(crate) mod jvp_hessian;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
+mod shape;
 mod tangent_code;
 
 use crate::math::slice::Mix;
@@ -54,7 +58,9 @@ pub use crate::support::calls::{
 pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
+pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
 pub use num_traits::Float;
+pub use shape::VectorShape;
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::support::jvp_hessian::{
@@ -72,8 +78,8 @@ pub use crate::support::tangent_code::{
 pub use crate::composite::{Composite, CompositeOf};
 pub use crate::math::real::Partials;
 pub use crate::support::rule::{
-    add_slice, apply_rule, as_array, new_var, next_adjoint, push_slice, rule_first_order_only,
-    to_array, AsOutputs, RulePartials,
+    add_slice, apply_rule, as_array, check_field_len, new_var, next_adjoint, push_slice,
+    rule_first_order_only, to_array, AsOutputs, RulePartials,
 };
 
 // Parameters of every shape as one run of inputs (`fazang::param`).

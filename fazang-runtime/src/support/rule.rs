@@ -132,6 +132,25 @@ pub fn next_adjoint(adj: &mut dyn Iterator<Item = f64>) -> f64 {
     adj.next().unwrap_or(0.0)
 }
 
+/// A `#[deriv_rule]` struct's partials must have the struct's shape: a vector field of
+/// partials of another length than the field is a wrong rule (never truncated).
+#[inline]
+pub fn check_field_len(field: &str, len: usize, partials: usize) {
+    if len != partials {
+        field_len_mismatch(field, len, partials);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn field_len_mismatch(field: &str, len: usize, partials: usize) -> ! {
+    panic!(
+        "fazang: a #[deriv_rule] returned partials whose field {field} has {partials} \
+         entries, but the argument's has {len}: the partials of a struct have its shape, one \
+         entry per entry"
+    )
+}
+
 /// A new independent variable for a field, also pushed onto `vars`. For the `activate` of
 /// a `#[deriv_rule]` struct.
 #[inline]

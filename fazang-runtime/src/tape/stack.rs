@@ -182,10 +182,12 @@ fn tape_gone() -> ! {
 #[inline(never)]
 fn tape_busy() -> ! {
     panic!(
-        "fazang: the tape is busy: code that fazang runs while it holds the tape (a \
-         vector_op callback during the backward sweep, or the iterator given to \
-         nary_op_iter) tried to record a Var operation; compute with plain f64 values \
-         there"
+        "fazang: the tape is busy: code that fazang runs while it holds the tape (an \
+         `adjoint =` function or a vector_op callback during the backward sweep, or the \
+         iterator given to nary_op_iter) used the tape: it made a Var, or called a \
+         `_grad`, `_jacobian`, `_hessian` or `gradient`, which can record on it even when \
+         given f64 values; there, compute with f64 values only and take derivatives \
+         with `_jvp` (forward mode, no tape), or compute them before the sweep"
     )
 }
 

@@ -127,7 +127,7 @@ impl<'a> Walk<'a> {
                 }
             }
             n if first_is_f64 && FLOAT_PREDICATES.contains(&n) => Abs::Bool,
-            "matmul" => Abs::Seq(Box::new(Abs::Seq(Box::new(Abs::Float(act))))),
+            n if returns_rows(n) => Abs::Seq(Box::new(Abs::Seq(Box::new(Abs::Float(act))))),
             n if is_fazang_fn(n) => Abs::Float(act),
             _ => {
                 if act {

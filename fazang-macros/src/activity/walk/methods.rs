@@ -32,6 +32,15 @@ impl<'a> Walk<'a> {
         let args: &'a [Expr] = &m.args;
         let it = item_of(&r);
         let is_seq = matches!(r.deref(), Abs::Seq(_));
+        if ITEM_CLOSURES.contains(&n) {
+            // `out.iter_mut().zip(v).for_each(|(o, x)| *o += w * x)`: what the closure
+            // writes through its item reaches `out`, as in a `for` loop.
+            if let Some(Kind::Closure(c)) = args.first().map(|a| &a.peel().kind) {
+                if let Some((p, _)) = c.params.first() {
+                    self.note_iter_mut(p, &m.receiver);
+                }
+            }
+        }
         if is_self(&m.receiver) {
             if let Some(c) = super::known_callee(self.callees, std::slice::from_ref(&name), true) {
                 let c = c.clone();
@@ -261,6 +270,18 @@ impl<'a> Walk<'a> {
         }
     }
 }
+
+/// Iterator methods whose closure takes the items one by one (a `&mut` item of an
+/// `iter_mut` chain among them).
+const ITEM_CLOSURES: &[&str] = &[
+    "for_each",
+    "map",
+    "inspect",
+    "filter_map",
+    "flat_map",
+    "map_while",
+    "try_for_each",
+];
 
 /// `self`.
 pub fn is_self(e: &Expr) -> bool {

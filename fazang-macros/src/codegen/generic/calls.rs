@@ -108,10 +108,16 @@ impl Gen<'_> {
             &a.peel().kind,
             Kind::Call(..) | Kind::MethodCall(..) | Kind::Try(..)
         );
+        let local = matches!(&a.peel().kind, Kind::Local(..));
         match &abs {
             _ if self.is_passive_float(a) => quote_spanned!(sp=> ::fazang::__private::lit(#x)),
-            Abs::Unknown(false) if call_result => {
-                quote_spanned!(sp=> ::fazang::__private::pass(#x))
+            // A value of a type the macro cannot see (`let state = initial();`): converted
+            // if it is `f64` data, passed as it is otherwise.
+            Abs::Unknown(false) if call_result || local => {
+                quote_spanned!(sp=> ::fazang::__private::DataArg::new(#x).get())
+            }
+            Abs::Ref(inner) if matches!(inner.deref(), Abs::Unknown(false)) => {
+                quote_spanned!(sp=> &*::fazang::__private::DataRefArg::new(#x).get())
             }
             Abs::Ref(inner) if matches!(inner.deref(), Abs::Seq(e) if **e == Abs::Float(false)) => {
                 quote_spanned!(sp=> &*::fazang::__private::adapt_ref(#x))

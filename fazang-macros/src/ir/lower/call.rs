@@ -725,21 +725,21 @@ impl<'a> Lower<'a> {
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 let i = self.ident(d).clone();
                 // What the analysis knows of its type: floats or arrays of them take the
-                // callee's scalar (`&data` borrowed, arrays passed by value).
+                // callee's scalar (`&data` borrowed, arrays passed by value); of any other
+                // type, `DataArg`/`DataRefArg` decide by the type itself.
                 let floats =
                     |x: &Abs| matches!(x, Abs::Seq(e) if matches!(e.deref(), Abs::Float(_)));
+                let by_ref = matches!(a.peel().kind, MKind::Reference { .. });
                 let seen = match self.abs(a).deref() {
                     Abs::Ref(x) if floats(x) => Some(DataArg::FloatSlice),
-                    x if floats(x) && matches!(a.peel().kind, MKind::Reference { .. }) => {
-                        Some(DataArg::FloatSlice)
-                    }
+                    x if floats(x) && by_ref => Some(DataArg::FloatSlice),
                     x if floats(x) => Some(DataArg::Pass),
                     _ => None,
                 };
                 let sh = shape(if call_result {
                     DataArg::Pass
                 } else {
-                    seen.unwrap_or(DataArg::Other)
+                    seen.unwrap_or(DataArg::Unseen { by_ref })
                 });
                 // A float parameter given data the macro could not type (maybe borrowed).
                 let t = match sh {

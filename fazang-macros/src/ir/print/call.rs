@@ -22,6 +22,12 @@ impl Printer<'_> {
             (true, DataArg::Float) => quote!(::fazang::__private::lit(#t)),
             (true, DataArg::FloatSlice) => quote!(&*::fazang::__private::adapt_ref(#t)),
             (true, DataArg::Pass) => quote!(::fazang::__private::pass(#t)),
+            (true, DataArg::Unseen { by_ref: false }) => {
+                quote!(::fazang::__private::DataArg::new(#t).get())
+            }
+            (true, DataArg::Unseen { by_ref: true }) => {
+                quote!(&*::fazang::__private::DataRefArg::new(#t).get())
+            }
         }
     }
 

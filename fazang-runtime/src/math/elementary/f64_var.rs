@@ -67,6 +67,14 @@ impl RealInternals for f64 {
     fn __from_data_rows(x: &[Vec<f64>]) -> std::borrow::Cow<'_, [Vec<f64>]> {
         std::borrow::Cow::Borrowed(x)
     }
+    #[inline]
+    fn __from_data_vec(x: &Vec<f64>) -> std::borrow::Cow<'_, Vec<f64>> {
+        std::borrow::Cow::Borrowed(x)
+    }
+    #[inline]
+    fn __from_data_vec_rows(x: &Vec<Vec<f64>>) -> std::borrow::Cow<'_, Vec<Vec<f64>>> {
+        std::borrow::Cow::Borrowed(x)
+    }
 
     fn __from_data_array_rows<const N: usize>(x: &[[f64; N]]) -> std::borrow::Cow<'_, [[f64; N]]> {
         std::borrow::Cow::Borrowed(x)
