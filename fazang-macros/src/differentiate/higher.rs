@@ -31,7 +31,7 @@ pub fn higher(m: &Model) -> TokenStream {
     }
 }
 
-fn is_result(m: &Model) -> bool {
+pub(super) fn is_result(m: &Model) -> bool {
     matches!(m.ret, Some(ResultKind::ResultScalar))
 }
 
@@ -45,7 +45,7 @@ fn direction_ident(m: &Model) -> Ident {
 }
 
 /// `Seed::count(&x) + Seed::count(y) + ..` over the active parameters.
-fn count(m: &Model) -> TokenStream {
+pub(super) fn count(m: &Model) -> TokenStream {
     let counts = m.active().map(|p| {
         let r = param_ref(p);
         quote!(::fazang::__private::Seed::count(#r))
@@ -54,7 +54,7 @@ fn count(m: &Model) -> TokenStream {
 }
 
 /// `let __fz_x = seeder.seed(&x);` for every active parameter, in order.
-fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
+pub(super) fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
     let lets = m.active().map(|p| {
         let (a, r) = (active_name(p), param_ref(p));
         quote!(let #a = #seeder.seed(#r);)
@@ -63,7 +63,7 @@ fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
 }
 
 /// The call of the generic function, with `?`-like early return of its error.
-fn checked_call(m: &Model) -> TokenStream {
+pub(super) fn checked_call(m: &Model) -> TokenStream {
     let call = call(m);
     if is_result(m) {
         quote!(match #call {
@@ -75,7 +75,7 @@ fn checked_call(m: &Model) -> TokenStream {
     }
 }
 
-fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
+pub(super) fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
     if is_result(m) {
         quote!(::std::result::Result::Ok(#e))
     } else {
@@ -83,7 +83,7 @@ fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
     }
 }
 
-fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
+pub(super) fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
     if is_result(m) {
         result_with(&m.func.sig.output, t)
     } else {
@@ -92,7 +92,7 @@ fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
 }
 
 /// The active parameters' names, for docs: "`x`, `y`".
-fn input_names(m: &Model) -> String {
+pub(super) fn input_names(m: &Model) -> String {
     let names: Vec<String> = m.active().map(|p| format!("`{}`", p.ident)).collect();
     names.join(", ")
 }
@@ -184,7 +184,7 @@ fn hvp_fn(m: &Model) -> TokenStream {
 
 /// The gradient of a Hessian session in `name_grad`'s shape: `[f64; K]` if every active
 /// parameter is an `f64`, the one parameter's shape, or a tuple of shapes.
-fn shaped_gradient(m: &Model) -> (TokenStream, TokenStream) {
+pub(super) fn shaped_gradient(m: &Model) -> (TokenStream, TokenStream) {
     let active: Vec<&Param> = m.active().collect();
     let shaped = active.iter().map(|p| {
         let r = param_ref(p);

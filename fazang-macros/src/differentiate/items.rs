@@ -63,7 +63,7 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
     let fns: Vec<(ItemFn, Options)> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Fn(f) => Some(stripped(cx, f.clone())),
+            Item::Fn(f) => Some(stripped(cx, f.clone(), &options)),
             _ => None,
         })
         .collect();
@@ -73,8 +73,8 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
         .iter()
         .map(|item| match item {
             Item::Fn(_) => expanded.next().expect("one per fn"),
-            Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
-            Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
+            Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, options.for_nested()),
+            Item::Mod(m) if m.content.is_some() => module(cx, m, options.for_nested()),
             other => other.to_token_stream(),
         })
         .collect();
@@ -89,9 +89,10 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
 }
 
 /// A function without its own `#[differentiate(..)]` attribute, and that attribute's
-/// options.
-fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
-    let options = own_options(cx, f.attrs()).unwrap_or_default();
+/// options with those it inherits from `outer` (the module's or impl block's).
+fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F, outer: &Options) -> (F, Options) {
+    let mut options = own_options(cx, f.attrs()).unwrap_or_default();
+    options.inherit(outer);
     let attrs = without_own_attr(f.attrs());
     *f.attrs_mut() = attrs;
     (f, options)
@@ -198,7 +199,7 @@ pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream 
         .items
         .iter()
         .filter_map(|item| match item {
-            ImplItem::Fn(f) => Some(stripped(cx, f.clone())),
+            ImplItem::Fn(f) => Some(stripped(cx, f.clone(), &options)),
             _ => None,
         })
         .collect();
