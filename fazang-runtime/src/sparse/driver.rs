@@ -35,7 +35,8 @@ pub struct ProbeSeeder<M: Mode> {
 }
 
 impl<M: Mode> ProbeSeeder<M> {
-    fn new() -> Self {
+    /// A seeder whose first input is number 0.
+    pub fn new() -> Self {
         ProbeSeeder {
             next: 0,
             mode: PhantomData,
@@ -49,6 +50,12 @@ impl<M: Mode> ProbeSeeder<M> {
             *next += 1;
             Probe::input(x, *next - 1)
         })
+    }
+}
+
+impl<M: Mode> Default for ProbeSeeder<M> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -84,12 +91,9 @@ fn lane_seed<T: Copy, const K: usize>(
     zero: T,
     one: T,
 ) -> [T; K] {
-    let mut e = [zero; K];
     let c = colour.get(j).map_or(usize::MAX, |&c| c as usize);
-    if let Some(l) = c.checked_sub(first).and_then(|l| e.get_mut(l)) {
-        *l = one;
-    }
-    e
+    // Built lane by lane (not written into a zeroed array): no store-forwarding stall.
+    std::array::from_fn(|l| if c == first + l { one } else { zero })
 }
 
 /// The lanes of a compressed Jacobian pass.

@@ -76,6 +76,26 @@ pub(crate) fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The folded multiply of wyhash and foldhash: the 128-bit product of `a` and `b`, its
+/// halves xored. One multiplication mixes both words well (the hash of every node is
+/// paid on every call, so it must be cheap).
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+/// Per-kind keys of [`Fingerprint::node`] (digits of π, as foldhash's seeds).
+const KEYS: [u64; 5] = [
+    0x243f_6a88_85a3_08d3,
+    0x1319_8a2e_0370_7344,
+    0xa409_3822_299f_31d0,
+    0x082e_fa98_ec4e_6c89,
+    0x4528_21e6_38d0_1377,
+];
+/// Key of the second operand and of the operand count.
+const KEY2: u64 = 0xbe54_66cf_34e9_0c6c;
+
 impl Mode for Fingerprint {
     #[inline(always)]
     fn input(i: usize) -> u64 {
@@ -83,11 +103,17 @@ impl Mode for Fingerprint {
     }
     #[inline(always)]
     fn node(kind: Kind, ops: &[u64]) -> u64 {
-        let mut h = 0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(kind as u64 + 1);
-        for &o in ops {
-            h = splitmix(h.rotate_left(23) ^ o);
-        }
-        splitmix(h ^ ops.len() as u64).max(1)
+        let key = KEYS[kind as usize];
+        let h = match *ops {
+            [a] => fold(a ^ key, KEY2),
+            [a, b] => fold(a ^ key, b ^ KEY2),
+            _ => ops
+                .iter()
+                .fold(fold(key, KEY2 ^ ops.len() as u64), |h, &o| {
+                    fold(h ^ o, KEY2)
+                }),
+        };
+        h.max(1)
     }
 }
 
