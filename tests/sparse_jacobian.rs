@@ -30,11 +30,11 @@ fn bratu_hand(u: &[f64], lambda: f64) -> Triplets {
     let n = u.len();
     let ih2 = ((n + 1) as f64).powi(2);
     let mut j = Vec::new();
-    for i in 0..n {
+    for (i, ui) in u.iter().enumerate() {
         if i > 0 {
             j.push((i, i - 1, ih2));
         }
-        j.push((i, i, -2.0 * ih2 + lambda * u[i].exp()));
+        j.push((i, i, -2.0 * ih2 + lambda * ui.exp()));
         if i + 1 < n {
             j.push((i, i + 1, ih2));
         }

@@ -96,12 +96,12 @@ pub(crate) fn star(adj: &[Vec<u32>]) -> Colouring {
                 if x as usize == v || cx == NONE {
                     continue;
                 }
-                if cw == NONE {
-                    forbidden[cx as usize] = v;
-                } else if adj[x as usize]
-                    .iter()
-                    .any(|&y| y != w && colour[y as usize] == cw)
-                {
+                let two_coloured_path = || {
+                    adj[x as usize]
+                        .iter()
+                        .any(|&y| y != w && colour[y as usize] == cw)
+                };
+                if cw == NONE || two_coloured_path() {
                     forbidden[cx as usize] = v;
                 }
             }

@@ -14,7 +14,8 @@ use nalgebra_sparse::{CooMatrix, SparseFormatError};
 ///
 /// ```
 /// use fazang::prelude::*;
-/// use fazang::nalgebra_sparse::CscMatrix;
+/// // `fazang::nalgebra_sparse` with fazang's feature `nalgebra-sparse`.
+/// use fazang_runtime::nalgebra_sparse::CscMatrix;
 ///
 /// #[differentiate(sparse)]
 /// fn chain(x: &[f64]) -> f64 {
