@@ -371,3 +371,49 @@ fn threads_share_the_kept_patterns() {
         h.join().unwrap();
     }
 }
+
+/// Neighbours meet through many elementary functions, with more colours than one pass
+/// carries (a band of half-width 3: seven colours, two passes): every second derivative
+/// of the compressed pass comes from its operations' partials taken on dual numbers.
+#[differentiate(sparse)]
+fn many_operations(x: &[f64]) -> f64 {
+    let terms = x.windows(4).map(|w| {
+        let (a, b, c, d) = (w[0], w[1], w[2], w[3]);
+        let r = a.hypot(b);
+        (a * b).tanh() + b.atan2(c + 2.0) + (1.0 + c * c).sqrt() / (2.0 + a.sin())
+            - (r + 1.0).ln() * (0.5 * c).exp()
+            + (b * b + 1.0).powf(0.3 * d)
+            + a.mul_add(d, c).asinh()
+            + 1.0 / (2.0 + d.cos())
+            + (a - d).max(b * c)
+            + (c * d).cbrt()
+            + (0.1 * b * d).exp_m1()
+            + (c * c).ln_1p()
+    });
+    terms.sum::<f64>() + x.iter().map(|v| v.powi(3) / 3.0).sum::<f64>()
+}
+
+#[test]
+fn many_operations_against_the_dense_hessian_and_differences() {
+    let mut p = Points::new(11);
+    for _ in 0..4 {
+        let x = p.vec(13, -1.0, 1.0);
+        let (v, g, h) = many_operations_hessian_sparse(&x);
+        let (v0, g0, d) = many_operations_hessian(&x);
+        assert_eq!(v, v0);
+        assert_close_all(&g, &g0);
+        assert_matches_dense(&h, &d, 1e-13, "many_operations");
+        assert_symmetric(&h);
+        // Entry by entry too: a small entry is not hidden by its row's largest one.
+        for &(i, j, a) in &h {
+            let b = d[i][j];
+            assert!(
+                (a - b).abs() <= 1e-11 * b.abs() + 1e-15,
+                "many_operations: entry ({i}, {j}) is {a} sparse, {b} dense"
+            );
+        }
+        assert_eq!(h.len(), 7 * 13 - 2 * (1 + 2 + 3), "a band of half-width 3");
+        let fd = central_jacobian(|x| many_operations_grad(x).1, &x);
+        assert_close_to_differences(&h, &fd, 1e-6, "many_operations");
+    }
+}

@@ -10,18 +10,17 @@
 //!   key);
 //! - `detect` on [`Probe<Record>`] (only when no plan is kept for the key);
 //! - the compressed evaluation: `lanes` on `Dual<f64, [f64; K]>` (Jacobians; one pass
-//!   per `K` colours), `hvp` on [`HvpLanesScalar`] (Hessians; reverse-over-forward, one
-//!   pass per [`HVP_LANES`] colours). Any code that returns the same numbers can take
+//!   per `K` colours), `hvp` on [`HvpLanesScalar`] (Hessians; forward-over-reverse on a
+//!   tape of its own, one pass per [`HVP_LANES`] colours). Any code that returns the same numbers can take
 //!   their place (generated tangent code, say): a lane's seed is the sum of the unit
 //!   directions of its colour ([`LaneSeeder::direction`], [`HvpLanes::direction`]).
 
+use super::fwdrev::{self, FwdRev, HVP_LANES};
 use super::pattern;
 use super::plan::{Key, Plan, SparseCache};
 use super::probe::{Fingerprint, Kind, Mode, Probe, Record};
 use crate::forward::Dual;
 use crate::support::jvp_hessian::Seed;
-use crate::tape::scope::NestedScope;
-use crate::tape::var::Var;
 use std::marker::PhantomData;
 
 /// Triplets `(row, column, value)`, sorted by row then column, without repeats.
@@ -99,23 +98,17 @@ fn lane_seed<T: Copy, const K: usize>(
 /// The lanes of a compressed Jacobian pass.
 pub const JACOBIAN_LANES: usize = 4;
 
-/// Colours per pass of a compressed Hessian (the tape's block sweep carries these and
-/// the gradient).
-pub const HVP_LANES: usize = 4;
+/// The scalar of a compressed Hessian pass: forward-over-reverse, a tangent lane per
+/// colour ([`FwdRev`]).
+pub type HvpLanesScalar = FwdRev;
 
-/// The scalar of a compressed Hessian pass: a dual number over `Var` with a tangent lane
-/// per colour (reverse-over-forward, as `_hvp`).
-pub type HvpLanesScalar = Dual<Var, [Var; HVP_LANES]>;
-
-/// Seeds the active parameters of one compressed Hessian pass (new variables on a nested
-/// tape scope that ends with it; lane `l` of input `j` is 1 if `j` has colour
-/// `first + l`).
+/// Seeds the active parameters of one compressed Hessian pass: new variables on the
+/// pass's forward-over-reverse tape, lane `l` of input `j` being 1 if `j` has colour
+/// `first + l`.
 pub struct HvpLanes<'a> {
     colour: &'a [u32],
     first: usize,
-    vars: Vec<Var>,
-    // Dropped last: the sweep reads the scope.
-    _scope: NestedScope,
+    inputs: Vec<FwdRev>,
 }
 
 impl HvpLanes<'_> {
@@ -126,13 +119,12 @@ impl HvpLanes<'_> {
 
     /// A parameter as [`HvpLanesScalar`]s seeded for this pass.
     pub fn seed<P: Seed + ?Sized>(&mut self, p: &P) -> P::Of<HvpLanesScalar> {
-        let (colour, first, vars) = (self.colour, self.first, &mut self.vars);
+        let (colour, first, inputs) = (self.colour, self.first, &mut self.inputs);
         p.seed(&mut |x| {
-            let var = Var::new(x);
-            vars.push(var);
-            let zero = Var::constant(0.0);
-            let eps = lane_seed(colour, first, vars.len() - 1, zero, Var::constant(1.0));
-            Dual::new(var, eps)
+            let t = lane_seed(colour, first, inputs.len(), 0.0, 1.0);
+            let v = FwdRev::input(x, t);
+            inputs.push(v);
+            v
         })
     }
 }
@@ -277,33 +269,30 @@ pub fn hessian_sparse<E>(
     let k = plan.colours();
     let mut b = vec![0.0; n * k];
     let (mut value, mut grad) = (f64::NAN, vec![0.0; n]);
+    let mut g = vec![0.0; n];
+    let mut lanes = vec![[0.0; HVP_LANES]; n];
     for first in (0..k.max(1)).step_by(HVP_LANES) {
-        let mut s = HvpLanes {
-            colour: &plan.colouring.colour,
-            first,
-            vars: Vec::with_capacity(n),
-            _scope: NestedScope::begin(),
-        };
-        let y = hvp(&mut s)?;
-        assert_eq!(
-            s.vars.len(),
-            n,
-            "fazang internal error: inputs changed between runs"
-        );
-        let lanes = HVP_LANES.min(k.saturating_sub(first));
-        let ys: Vec<Var> = (first == 0)
-            .then_some(y.re)
-            .into_iter()
-            .chain(y.eps[..lanes].iter().copied())
-            .collect();
-        let (_, rows) = crate::drivers::reverse::jacobian_rows(&ys, &s.vars);
-        let mut rows = rows.into_iter();
+        let v = fwdrev::on_tape(|| {
+            let mut s = HvpLanes {
+                colour: &plan.colouring.colour,
+                first,
+                inputs: Vec::with_capacity(n),
+            };
+            let y = hvp(&mut s)?;
+            assert_eq!(
+                s.inputs.len(),
+                n,
+                "fazang internal error: inputs changed between runs"
+            );
+            fwdrev::sweep(y, &s.inputs, &mut g, &mut lanes);
+            Ok(y.value())
+        })?;
         if first == 0 {
-            value = y.re.val();
-            grad = rows.next().expect("the gradient row");
+            value = v;
+            grad.copy_from_slice(&g);
         }
-        for (l, row) in rows.enumerate() {
-            for (i, &d) in row.iter().enumerate() {
+        for (i, row) in lanes.iter().enumerate() {
+            for (l, &d) in row.iter().enumerate().take(k.saturating_sub(first)) {
                 b[i * k + first + l] = d;
             }
         }

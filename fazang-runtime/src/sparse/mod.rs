@@ -14,8 +14,8 @@
 //!    ColPack and SparseDiffTools do), so that a few directions (one per colour) give
 //!    every entry (`plan`).
 //! 3. **Compressed evaluation.** One tangent lane per colour: forward-mode dual numbers
-//!    for a Jacobian, Hessian-vector products (reverse-over-forward) for a Hessian; each
-//!    entry is read from the compressed matrix (`driver`).
+//!    for a Jacobian, Hessian-vector products (forward-over-reverse on a tape of its own,
+//!    `fwdrev`) for a Hessian; each entry is read from the compressed matrix (`driver`).
 //!
 //! Steps 1 and 2 are kept per generated function (a thread-safe cache) and redone only
 //! when the body computes different expressions: every call first runs the body on a
@@ -48,6 +48,8 @@
 
 pub(crate) mod colour;
 pub(crate) mod driver;
+pub(crate) mod fwdrev;
+mod fwdrev_real;
 pub(crate) mod pattern;
 pub(crate) mod plan;
 pub(crate) mod probe;

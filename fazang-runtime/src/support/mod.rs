@@ -63,8 +63,9 @@ pub use crate::support::jvp_hessian::{
 // For the _jacobian_sparse and _hessian_sparse items of #[differentiate(sparse)].
 pub use crate::sparse::driver::{
     flat, hessian_sparse, jacobian_sparse, HvpLanes, HvpLanesScalar, LaneSeeder, ProbeSeeder,
-    Triplets, HVP_LANES, JACOBIAN_LANES,
+    Triplets, JACOBIAN_LANES,
 };
+pub use crate::sparse::fwdrev::{FwdRev, HVP_LANES};
 pub use crate::sparse::plan::SparseCache;
 pub use crate::sparse::probe::{Fingerprint, Kind, Mode, Probe, Record};
 
