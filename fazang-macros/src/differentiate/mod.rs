@@ -12,6 +12,7 @@ mod higher;
 mod items;
 mod siblings;
 mod sparse;
+mod tangent_items;
 mod valid;
 
 use crate::util::{with_item, Ctxt};
@@ -57,7 +58,7 @@ fn function(
     let analysed = expand::analyse(m, callees);
     let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
-    let higher = higher::higher(m);
+    let higher = higher::higher(m, &analysed);
     let sparse = sparse::sparse(m);
     quote::quote! {
         #primal

@@ -106,8 +106,8 @@ pub trait Flatten<T> {
     fn flatten_into(self, out: &mut Vec<T>);
 }
 
-impl<S, T> Flatten<Dual<S, T>> for Dual<S, T> {
-    fn flatten_into(self, out: &mut Vec<Dual<S, T>>) {
+impl<S> Flatten<Dual<S>> for Dual<S> {
+    fn flatten_into(self, out: &mut Vec<Dual<S>>) {
         out.push(self);
     }
 }

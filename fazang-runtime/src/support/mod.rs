@@ -11,6 +11,7 @@
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
 //! - from `sparse`: the drivers of `_jacobian_sparse` and `_hessian_sparse`;
 //! - `outputs`: vector results, flattened for `_jacobian`;
+//! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
 //! - `catalogue`: [`ELEMENTARY`], every elementary function, for the test that holds the
@@ -30,6 +31,7 @@ pub(crate) mod jvp_hessian;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
+mod tangent_code;
 
 use crate::math::slice::Mix;
 use crate::tape::scope::NestedScope;
@@ -45,9 +47,10 @@ pub use crate::support::adjoint::{
 };
 pub use crate::support::calls::{
     check_copy_len, check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count,
-    clear_adjoint, from_vars, lane, lanes_out, nth, span, span_inclusive, step_count, taped_call,
-    taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
-    windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
+    clear_adjoint, from_vars, lane, lane_t, lanes_out, nth, span, span_inclusive, step_count,
+    taped_call, taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64,
+    to_index, to_local, windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex,
+    ToLocal,
 };
 pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
@@ -68,6 +71,12 @@ pub use crate::sparse::driver::{
 pub use crate::sparse::fwdrev::{FwdRev, HVP_LANES};
 pub use crate::sparse::plan::SparseCache;
 pub use crate::sparse::probe::{Fingerprint, Kind, Mode, Probe, Record};
+
+// For the tangent code and the tangent of the adjoint code (generic over the scalar).
+pub use crate::support::tangent_code::{
+    flat_duals, lift_vec, nonzero, val, vals, AdjointScalar, HessianLanes, RestoreArray, TStacks,
+    TangentSeed, Vals,
+};
 
 // For #[deriv_rule] functions and structs.
 pub use crate::composite::{Composite, CompositeOf};
