@@ -218,13 +218,15 @@ pub use fazang_runtime::transform::{
 // transforms, belongs here too).
 #[cfg(feature = "nalgebra")]
 pub use fazang_runtime::linalg;
-pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param, transform};
+pub use fazang_runtime::{composite, dist, forward, graph, math, ode, param, sparse, transform};
 
 // The matrix crates fazang implements its traits for, so that a program's versions
 // cannot drift from fazang's: `use fazang::nalgebra::DMatrix;`.
 /// nalgebra, at the version fazang's `Var` is a scalar of (feature `nalgebra`).
 #[cfg(feature = "nalgebra")]
 pub use fazang_runtime::nalgebra;
+#[cfg(feature = "nalgebra-sparse")]
+pub use fazang_runtime::nalgebra_sparse;
 /// ndarray, at the version whose arrays `#[differentiate]` takes (feature `ndarray`).
 #[cfg(feature = "ndarray")]
 pub use fazang_runtime::ndarray;

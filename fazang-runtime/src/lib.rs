@@ -37,6 +37,7 @@
 //! - [`composite`] and [`param`]: structs registered with `#[deriv_rule]`, parameters of
 //!   every shape.
 //! - [`graph`]: what a gradient recorded, as a graph.
+//! - [`sparse`]: sparse Jacobians and Hessians (`#[differentiate(sparse)]`).
 //! - `support` (hidden, `fazang::__private`): what only generated code uses.
 
 #![cfg_attr(not(feature = "nalgebra"), forbid(unsafe_code))]
@@ -55,6 +56,7 @@ pub mod math;
 pub mod ode;
 mod parallel;
 pub mod param;
+pub mod sparse;
 #[doc(hidden)]
 pub mod support;
 mod tape;
@@ -63,6 +65,10 @@ pub mod transform;
 /// The nalgebra whose matrices fazang takes and returns (feature `nalgebra`).
 #[cfg(feature = "nalgebra")]
 pub use nalgebra;
+/// The nalgebra-sparse whose matrices [`sparse::coo_matrix`] makes (feature
+/// `nalgebra-sparse`).
+#[cfg(feature = "nalgebra-sparse")]
+pub use nalgebra_sparse;
 /// The ndarray whose arrays fazang takes and returns (feature `ndarray`).
 #[cfg(feature = "ndarray")]
 pub use ndarray;

@@ -9,7 +9,7 @@
 //! hessian_dense20 hvp_dense20 hessian_six hessian_ext_rosenbrock jacobian_bratu
 //! jacobian_layer). Named workloads and suites add up; with neither, everything runs.
 //! Under the LTO profile: `cargo run --profile bench-lto -p fazang-bench --bin ratios`;
-//! with fazang's sparse derivatives: `--features sparse`.
+//! fazang's sparse derivatives are in by default (`--no-default-features` leaves them out).
 
 fn main() {
     let mut args = std::env::args().skip(1);

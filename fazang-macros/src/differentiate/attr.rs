@@ -1,4 +1,5 @@
-//! Options of `#[differentiate(...)]`: `wrt(a, b)`, `grad = name`, `jacobian = name`.
+//! Options of `#[differentiate(...)]`: `wrt(a, b)`, `grad = name`, `jacobian = name`,
+//! `tape`, `sparse`.
 
 use crate::util::Ctxt;
 use proc_macro2::TokenStream;
@@ -10,6 +11,7 @@ const WRT: &str = "wrt";
 const GRAD: &str = "grad";
 const JACOBIAN: &str = "jacobian";
 const TAPE: &str = "tape";
+const SPARSE: &str = "sparse";
 
 #[derive(Default, Clone)]
 pub struct Options {
@@ -21,6 +23,31 @@ pub struct Options {
     pub jacobian: Option<Ident>,
     /// `tape`: `name_grad` records on the tape instead of running adjoint code.
     pub tape: bool,
+    /// `sparse`: also `name_hessian_sparse` / `name_jacobian_sparse`; the span of the
+    /// word, for errors.
+    pub sparse: Option<proc_macro2::Span>,
+    /// `sparse` was given on the enclosing module or impl block: functions it does not
+    /// fit are skipped rather than reported.
+    pub sparse_inherited: bool,
+}
+
+impl Options {
+    /// The options a function inside a module or impl block gets from the block's own.
+    pub fn inherit(&mut self, outer: &Options) {
+        if self.sparse.is_none() && outer.sparse.is_some() {
+            self.sparse = outer.sparse;
+            self.sparse_inherited = true;
+        }
+    }
+
+    /// What a module or impl block nested in this one inherits.
+    pub fn for_nested(&self) -> Options {
+        Options {
+            sparse: self.sparse,
+            sparse_inherited: self.sparse.is_some(),
+            ..Options::default()
+        }
+    }
 }
 
 /// Parse the attribute's arguments, reporting every bad option.
@@ -72,6 +99,15 @@ fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
             set_once(cx, &meta, slot, name);
         }
         Meta::Path(p) if p.is_ident(TAPE) => options.tape = true,
+        Meta::Path(p) if p.is_ident(SPARSE) => {
+            let span = syn::spanned::Spanned::span(p);
+            set_once(cx, &meta, &mut options.sparse, span);
+        }
+        _ if meta.path().is_ident(SPARSE) => cx.error(
+            &meta,
+            "#[differentiate] `sparse` takes no arguments: write `#[differentiate(sparse)]` \
+             (it adds `name_hessian_sparse` or `name_jacobian_sparse`)",
+        ),
         _ => {
             let path = meta.path();
             let name = quote::ToTokens::to_token_stream(path)
@@ -81,7 +117,7 @@ fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
                 path,
                 format!(
                     "unknown #[differentiate] option `{name}`; the options are `wrt(a, b)`, \
-                     `grad = name`, `jacobian = name` and `tape`"
+                     `grad = name`, `jacobian = name`, `tape` and `sparse`"
                 ),
             )
         }

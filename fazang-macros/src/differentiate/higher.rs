@@ -70,7 +70,7 @@ pub fn higher(m: &Model, a: &super::expand::Analysed) -> TokenStream {
     }
 }
 
-fn is_result(m: &Model) -> bool {
+pub(super) fn is_result(m: &Model) -> bool {
     matches!(m.ret, Some(ResultKind::ResultScalar))
 }
 
@@ -84,7 +84,7 @@ fn direction_ident(m: &Model) -> Ident {
 }
 
 /// `Seed::count(&x) + Seed::count(y) + ..` over the active parameters.
-fn count(m: &Model) -> TokenStream {
+pub(super) fn count(m: &Model) -> TokenStream {
     let counts = m.active().map(|p| {
         let r = param_ref(p);
         quote!(::fazang::__private::Seed::count(#r))
@@ -93,7 +93,7 @@ fn count(m: &Model) -> TokenStream {
 }
 
 /// `let __fz_x = seeder.seed(&x);` for every active parameter, in order.
-fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
+pub(super) fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
     let lets = m.active().map(|p| {
         let (a, r) = (active_name(p), param_ref(p));
         quote!(let #a = #seeder.seed(#r);)
@@ -102,7 +102,7 @@ fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
 }
 
 /// The call of the generic function, with `?`-like early return of its error.
-fn checked_call(m: &Model) -> TokenStream {
+pub(super) fn checked_call(m: &Model) -> TokenStream {
     let call = call(m);
     if is_result(m) {
         quote!(match #call {
@@ -114,7 +114,7 @@ fn checked_call(m: &Model) -> TokenStream {
     }
 }
 
-fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
+pub(super) fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
     if is_result(m) {
         quote!(::std::result::Result::Ok(#e))
     } else {
@@ -122,7 +122,7 @@ fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
     }
 }
 
-fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
+pub(super) fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
     if is_result(m) {
         result_with(&m.func.sig.output, t)
     } else {
@@ -131,7 +131,7 @@ fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
 }
 
 /// The active parameters' names, for docs: "`x`, `y`".
-fn input_names(m: &Model) -> String {
+pub(super) fn input_names(m: &Model) -> String {
     let names: Vec<String> = m.active().map(|p| format!("`{}`", p.ident)).collect();
     names.join(", ")
 }

@@ -64,7 +64,7 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
     let fns: Vec<(ItemFn, Options)> = items
         .iter()
         .filter_map(|i| match i {
-            Item::Fn(f) => Some(stripped(cx, aliases.resolved(f))),
+            Item::Fn(f) => Some(stripped(cx, aliases.resolved(f), &options)),
             _ => None,
         })
         .collect();
@@ -78,12 +78,12 @@ pub fn module(cx: &mut Ctxt, m: &ItemMod, options: Options) -> TokenStream {
                 Some((None, (f, _))) => f.to_token_stream(),
                 None => TokenStream::new(),
             },
-            Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, Options::default()),
+            Item::Impl(i) if i.trait_.is_none() => impl_block(cx, i, options.for_nested()),
             // Written out in the functions, an alias may be named nowhere any more.
             Item::Type(t) if aliases.has(&t.ident) => {
                 quote!(#[allow(dead_code)] #t)
             }
-            Item::Mod(m) if m.content.is_some() => module(cx, m, Options::default()),
+            Item::Mod(m) if m.content.is_some() => module(cx, m, options.for_nested()),
             other => other.to_token_stream(),
         })
         .collect();
@@ -153,9 +153,10 @@ impl syn::visit_mut::VisitMut for Resolve<'_> {
 }
 
 /// A function without its own `#[differentiate(..)]` attribute, and that attribute's
-/// options.
-pub(super) fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F) -> (F, Options) {
-    let options = own_options(cx, f.attrs()).unwrap_or_default();
+/// options with those it inherits from `outer` (the module's or impl block's).
+pub(super) fn stripped<F: HasAttrs>(cx: &mut Ctxt, mut f: F, outer: &Options) -> (F, Options) {
+    let mut options = own_options(cx, f.attrs()).unwrap_or_default();
+    options.inherit(outer);
     let attrs = without_own_attr(f.attrs());
     *f.attrs_mut() = attrs;
     (f, options)
@@ -254,7 +255,7 @@ pub fn impl_block(cx: &mut Ctxt, i: &ItemImpl, options: Options) -> TokenStream 
         .items
         .iter()
         .filter_map(|item| match item {
-            ImplItem::Fn(f) => Some(stripped(cx, f.clone())),
+            ImplItem::Fn(f) => Some(stripped(cx, f.clone(), &options)),
             _ => None,
         })
         .collect();

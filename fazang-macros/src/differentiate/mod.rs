@@ -1,6 +1,7 @@
 //! `#[differentiate]`: parse (`attr`, `ast`) -> validate (`valid`) -> expand (`expand`:
 //! the generic function, from the body model; `siblings`: `_grad` and `_jacobian`;
-//! `higher`: `_jvp`, `_hessian`, `_hvp`).
+//! `higher`: `_jvp`, `_hessian`, `_hvp`; `sparse`: `_hessian_sparse`,
+//! `_jacobian_sparse`).
 //! `items` applies the same to every function of an inline module or impl block.
 
 mod adjoint_items;
@@ -10,6 +11,7 @@ mod expand;
 mod higher;
 mod items;
 mod siblings;
+mod sparse;
 mod tangent_items;
 mod trait_impl;
 mod valid;
@@ -66,10 +68,12 @@ fn function(
     let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m, &analysed);
+    let sparse = sparse::sparse(m);
     quote::quote! {
         #primal
         #derived
         #higher
+        #sparse
     }
 }
 

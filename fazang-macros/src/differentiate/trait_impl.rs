@@ -40,7 +40,7 @@ pub fn trait_impl(cx: &mut Ctxt, i: &ItemImpl) -> TokenStream {
         .items
         .iter()
         .filter_map(|item| match item {
-            ImplItem::Fn(f) => Some(stripped(cx, f.clone())),
+            ImplItem::Fn(f) => Some(stripped(cx, f.clone(), &Options::default())),
             _ => None,
         })
         .collect();

@@ -17,6 +17,7 @@ pub fn check(cx: &mut Ctxt, m: &Model) {
     check_return(cx, m);
     check_struct_result(cx, m);
     check_renames(cx, m);
+    check_sparse(cx, m);
 }
 
 /// Whether a function of a `#[differentiate]` module or impl block can be made generic:
@@ -34,6 +35,57 @@ pub fn eligible(m: &Model) -> bool {
 pub fn check_member(cx: &mut Ctxt, m: &Model) {
     check_wrt(cx, m);
     check_renames(cx, m);
+    check_sparse(cx, m);
+}
+
+/// `sparse` needs a scalar or vector result and active parameters of `f64` shapes (or
+/// `#[deriv_rule]` structs); given on a module or impl block, it applies to the
+/// functions it fits.
+fn check_sparse(cx: &mut Ctxt, m: &Model) {
+    let Some(span) = m.options.sparse else { return };
+    if m.options.sparse_inherited {
+        return;
+    }
+    let err = |cx: &mut Ctxt, msg: String| cx.push(syn::Error::new(span, msg));
+    if m.ret.is_none() {
+        // A free function with another result is reported by `check_return`.
+        if m.place != Place::Free {
+            err(
+                cx,
+                format!(
+                    "#[differentiate(sparse)] on `{}`, which has no sparse derivative: \
+                     `sparse` needs a result of `f64` or `Result<f64, E>` (for \
+                     `_hessian_sparse`) or `Vec<f64>`, `[f64; M]` or a nesting of them \
+                     (for `_jacobian_sparse`)",
+                    m.name()
+                ),
+            );
+        }
+        return;
+    }
+    if m.active().next().is_none() && m.place != Place::Free {
+        err(
+            cx,
+            format!(
+                "#[differentiate(sparse)] on `{}`, which has no active parameter: there \
+                 is nothing to differentiate",
+                m.name()
+            ),
+        );
+    }
+    for p in m.active() {
+        if matches!(p.kind, ParamKind::Container { .. }) {
+            err(
+                cx,
+                format!(
+                    "#[differentiate(sparse)] does not take nalgebra or ndarray parameters \
+                     yet: `{}` is one; pass it as a slice (`&[f64]`, `x.as_slice()`) or \
+                     leave it out with `wrt(..)`",
+                    p.ident
+                ),
+            );
+        }
+    }
 }
 
 /// `async`, `const`, `unsafe` and `extern` change what the function is; the generated

@@ -9,6 +9,7 @@
 //! - `calls`: the loops and calls of adjoint code from the core form (range and window
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
+//! - from `sparse`: the drivers of `_jacobian_sparse` and `_hessian_sparse`;
 //! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
 //!   alias;
 //! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
@@ -67,6 +68,15 @@ pub use crate::support::jvp_hessian::{
     jvp_scalar, jvp_vector, Direction, Flatten, Forward, HessianMode, HessianPass, HessianSession,
     Hvp, Reverse, Seed, FORWARD_HESSIAN_MAX,
 };
+
+// For the _jacobian_sparse and _hessian_sparse items of #[differentiate(sparse)].
+pub use crate::sparse::driver::{
+    flat, hessian_sparse, jacobian_sparse, HvpLanes, HvpLanesScalar, LaneSeeder, ProbeSeeder,
+    Triplets, JACOBIAN_LANES,
+};
+pub use crate::sparse::fwdrev::{FwdRev, HVP_LANES};
+pub use crate::sparse::plan::SparseCache;
+pub use crate::sparse::probe::{Fingerprint, Kind, Mode, Probe, Record};
 
 // For the tangent code and the tangent of the adjoint code (generic over the scalar).
 pub use crate::support::tangent_code::{
