@@ -29,8 +29,7 @@ pub struct Gen<'a> {
     /// The span of the expression being printed: the tokens the printer adds take it, so
     /// that rustc's errors point at the user's code, not at the attribute.
     sp: Span,
-    /// Whether an operator mixes data and active values of types the macro cannot see
-    /// (the body then imports the traits of [`mixed`]).
+    /// Whether data meets active values in a [`mixed`] operation.
     mixed_used: bool,
 }
 
@@ -56,11 +55,7 @@ pub fn body(
     };
     let ret = act.ret.clone();
     let out = g.block(&body.block, Some(&ret));
-    if g.mixed_used {
-        let imports = mixed::mixed_imports();
-        return quote!({ #imports #out });
-    }
-    out
+    mixed::with_imports(out, g.mixed_used)
 }
 
 impl Gen<'_> {

@@ -13,9 +13,13 @@
 //! | [`quad_form`], [`quad_form_vec`] | `Bᵀ A B`, `vᵀ A v` | `Ā = B C̄ Bᵀ`, `B̄ = A B C̄ᵀ + Aᵀ B C̄` |
 //!
 //! Arguments are any nalgebra matrices or vectors (`DMatrix`, `DVector`, `SMatrix`,
-//! views) of `f64` or [`Var`] entries, mixed freely: data matrices cost nothing on the
-//! tape and get no adjoint. Results are matrices of `Var` with the arguments' dimensions
-//! (static where they are static).
+//! views) of `f64` entries or of one [`Scalar`] (`Var`, a forward number, the scalar of a
+//! `#[differentiate]` body), mixed freely with `f64`: data matrices cost nothing on the
+//! tape and get no adjoint. Results are in the scalar the arguments mix to (data in, data
+//! out; `f64` with `Var` gives `Var`), with the arguments' dimensions (static where they
+//! are static). On `Var` each operation is the fused node of the table; on `f64` it is
+//! nalgebra's plain computation; on forward numbers ([`Dual`](crate::Dual), the scalars of
+//! `_jvp`, `_hessian` and `_hvp`), nalgebra's algorithm on the numbers.
 //!
 //! Functions that, like nalgebra's `Cholesky`, read a symmetric matrix from its lower
 //! triangle (`cholesky`, `log_determinant_spd`) give the strict upper triangle no adjoint
@@ -27,30 +31,31 @@
 //! # Example
 //!
 //! The log marginal likelihood of a Gaussian process, `-½ yᵀK⁻¹y - ½ ln det K - n/2 ln 2π`,
-//! with the kernel matrix built entry by entry and the O(n³) steps fused:
+//! written as on `f64` under `#[differentiate]`: the kernel matrix built entry by entry,
+//! the O(n³) steps fused, the data `y` meeting the active factor in the solve.
 //!
 //! ```
 //! use fazang::prelude::*;
-//! use fazang::linalg::{cholesky, solve_lower_triangular};
+//! use fazang::linalg::{cholesky, solve_lower_triangular, LinalgError};
 //! use nalgebra::{DMatrix, DVector};
 //!
-//! fn gp_lml(x: &[f64], y: &[f64], p: &[Var]) -> Result<Var, fazang::linalg::LinalgError> {
-//!     let (alpha, rho, sigma) = (p[0], p[1], p[2]);
+//! #[differentiate(wrt(alpha, rho, sigma))]
+//! fn gp_lml(alpha: f64, rho: f64, sigma: f64, x: &[f64], y: &[f64]) -> Result<f64, LinalgError> {
 //!     let n = x.len();
 //!     let k = DMatrix::from_fn(n, n, |i, j| {
-//!         let d = x[i] - x[j];
-//!         let kij = alpha * alpha * (-0.5 * d * d / (rho * rho)).exp();
-//!         if i == j { kij + sigma * sigma } else { kij }
-//!     });
+//!         alpha * alpha * (-0.5 * ((x[i] - x[j]) / rho).powi(2)).exp()
+//!     }) + DMatrix::identity(n, n) * (sigma * sigma);
 //!     let l = cholesky(&k)?;
 //!     let a = solve_lower_triangular(&l, &DVector::from_column_slice(y))?;
-//!     let log_det: Var = l.diagonal().iter().map(|d| d.ln()).sum();
+//!     let log_det: f64 = l.diagonal().iter().map(|d| d.ln()).sum();
 //!     Ok(-0.5 * a.dot(&a) - log_det - 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln())
 //! }
 //!
 //! let (x, y) = ([0.1, 0.5, 1.3, 2.0], [0.2, -0.1, 0.7, 1.1]);
-//! let (v, g) = gradient(|p| gp_lml(&x, &y, p).unwrap(), &[1.0, 0.8, 0.3]);
-//! assert!(v.is_finite() && g.len() == 3);
+//! let (v, g) = gp_lml_grad(1.0, 0.8, 0.3, &x, &y)?;         // one node per cholesky, solve
+//! let (_, _, h) = gp_lml_hessian(1.0, 0.8, 0.3, &x, &y)?;   // the same body on forward numbers
+//! assert!(v.is_finite() && g.len() == 3 && h.len() == 3);
+//! # Ok::<(), LinalgError>(())
 //! ```
 
 mod decomp;
@@ -93,8 +98,8 @@ use std::fmt;
 /// let want = (3.0_f64 - 1.0 / 3.0).sqrt();
 /// assert_eq!(l11(3.0), want);
 /// let (v, g) = gradient(|x| l11(x[0]), &[3.0]);
-/// let d = fazang::derivative(|x| l11(x), 3.0);
-/// assert_eq!((v, d.val()), (want, want));
+/// let d = l11(fazang::Dual::<f64>::new(3.0, 1.0));
+/// assert_eq!((v, d.re), (want, want));
 /// assert!((g[0] - d.eps).abs() < 1e-15);
 /// ```
 pub trait Scalar: Real + simba::scalar::RealField + Entry<Self> {
@@ -205,6 +210,45 @@ impl Scalar for Var {
     fn __quad_form_vec<A: Entry<Var>, B: Entry<Var>>(a: DMatrix<A>, v: DMatrix<B>) -> Var {
         var_product::quad_form_vec(a, v)
     }
+}
+
+/// A data matrix as a matrix of scalar `T` (of constants, for an active `T`; the same
+/// values, copied, for `f64`), for a call of your own generic code that takes two
+/// matrices of one entry type, one of them data and the other active.
+///
+/// Operators and methods need no such conversion in a `#[differentiate]` body: where
+/// data meets an active matrix in `y - &mu`, `x * &beta`, `y.dot(&a)`, `chol.solve(&y)` or
+/// `2.0 * &v`, the body converts the data itself (Rust's coherence rules forbid the mixed
+/// operator impls to nalgebra and fazang alike).
+///
+/// ```
+/// use fazang::prelude::*;
+/// use fazang::linalg::promote;
+/// use nalgebra::{DVector, RealField};
+///
+/// // A helper written for any nalgebra scalar, both vectors of one type.
+/// fn weighted<T: RealField + Copy>(w: &DVector<T>, x: &DVector<T>) -> T {
+///     w.dot(x)
+/// }
+///
+/// #[differentiate(wrt(x))]
+/// fn f(x: &[f64], w: &[f64]) -> f64 {
+///     let (x, w) = (DVector::from_column_slice(x), DVector::from_column_slice(w));
+///     weighted(&promote(&w), &x)
+/// }
+///
+/// let (v, g) = f_grad(&[1.0, 2.0], &[0.5, -1.0]);
+/// assert_eq!((v, g), (-1.5, vec![0.5, -1.0]));
+/// ```
+pub fn promote<T, R, C, St>(m: &Matrix<f64, R, C, St>) -> nalgebra::OMatrix<T, R, C>
+where
+    T: Scalar,
+    R: Dim,
+    C: Dim,
+    St: RawStorage<f64, R, C>,
+    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<R, C>,
+{
+    m.map(T::from)
 }
 
 /// The scalar two matrices of entry types `A` and `B` mix to (see [`Entry`]).

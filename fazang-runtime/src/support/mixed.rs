@@ -16,10 +16,14 @@
 //!   `.fz_rmul()` or `.fz_div()`: `k * a`, `a * k`, `a / k` with `k` a number of type
 //!   `K` (`f64` or `S`), entry by entry for matrices.
 //!
+//! - `(&MixedRef::<S, _, _>::new(&d)).fz_lift_ref()`: a data matrix passed by reference
+//!   to a method of an active value, or the receiver of a method called with one, as a
+//!   reference to a matrix of `S` (other types: the reference itself).
+//!
 //! The traits are imported once at the top of a body that uses them.
 
 use crate::Real;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::marker::PhantomData;
 use std::ops::{Div, Mul};
 
@@ -53,6 +57,40 @@ impl<S, T, K> Mixed<S, T, K> {
     fn take(&self) -> (T, K) {
         let once = "fazang: a mixed operand is used once (a bug of fazang)";
         (self.0.take().expect(once), self.1.take().expect(once))
+    }
+}
+
+/// A data operand passed by reference to a method (`y.dot(&a)`, `chol.solve(&y)`), for
+/// the body's scalar `S`; `L` holds the converted matrix, if it is one.
+pub struct MixedRef<'a, S, T: ?Sized, L = ()>(&'a T, OnceCell<L>, PhantomData<S>);
+
+impl<'a, S, T: ?Sized, L> MixedRef<'a, S, T, L> {
+    /// Wrap a reference.
+    #[inline(always)]
+    pub fn new(x: &'a T) -> Self {
+        MixedRef(x, OnceCell::new(), PhantomData)
+    }
+}
+
+/// A data matrix behind a reference, converted to the body's scalar and borrowed from
+/// the wrapper (the specialised case).
+pub trait LiftMatrixRef {
+    /// The converted matrix.
+    type Out;
+    /// Convert (once).
+    fn fz_lift_ref(&self) -> &Self::Out;
+}
+
+/// Any other reference, unchanged (the fallback).
+pub trait LiftOtherRef<'a, T: ?Sized> {
+    /// The reference.
+    fn fz_lift_ref(&self) -> &'a T;
+}
+
+impl<'a, S, T: ?Sized> LiftOtherRef<'a, T> for &MixedRef<'a, S, T, ()> {
+    #[inline(always)]
+    fn fz_lift_ref(&self) -> &'a T {
+        self.0
     }
 }
 
@@ -164,6 +202,18 @@ mod nalgebra_impls {
         #[inline]
         fn fz_lift(&self) -> OMatrix<S, R, C> {
             self.take().0.map(S::from)
+        }
+    }
+
+    impl<'a, S: Real, R: Dim, C: Dim, St: RawStorage<f64, R, C>> LiftMatrixRef
+        for MixedRef<'a, S, Matrix<f64, R, C, St>, OMatrix<S, R, C>>
+    where
+        DefaultAllocator: Allocator<R, C>,
+    {
+        type Out = OMatrix<S, R, C>;
+        #[inline]
+        fn fz_lift_ref(&self) -> &OMatrix<S, R, C> {
+            self.1.get_or_init(|| self.0.map(S::from))
         }
     }
 

@@ -53,7 +53,9 @@ pub use crate::support::calls::{
 pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
-pub use mixed::{LiftMatrix, LiftOther, Mixed, ScaleMatrix, ScaleOther};
+pub use mixed::{
+    LiftMatrix, LiftMatrixRef, LiftOther, LiftOtherRef, Mixed, MixedRef, ScaleMatrix, ScaleOther,
+};
 pub use num_traits::Float;
 
 /// What a generic body needs of its scalar besides [`Real`](crate::Real) (`S: Real +
