@@ -62,6 +62,8 @@ pub mod names {
     pub const FAZANG_FUSED: &str = "fazang_fused";
     /// fazang with nalgebra's algorithms on `Var` matrices (taped scalar by scalar).
     pub const FAZANG_TAPED: &str = "fazang_taped";
+    /// fazang's `multi_normal_lpdf` / `multi_normal_cholesky_lpdf` (one node).
+    pub const FAZANG_MULTI_NORMAL: &str = "fazang_multi_normal";
     /// fazang's gradient, beside the Hessians (for the Hessian / gradient ratio).
     pub const GRADIENT: &str = "gradient";
     /// fazang's `hessian` (reverse-over-forward, 8 directions per pass).
@@ -99,6 +101,10 @@ pub fn all() -> Vec<Workload> {
     .collect()
 }
 
+/// The `nalgebra` suite: nalgebra inside `#[differentiate]` bodies (multivariate normal
+/// log densities, [`workloads::mvn`]), with peers that need one tangent per input.
+pub const NALGEBRA: [&str; 2] = ["mvn", "mvn_cholesky"];
+
 /// The Hessian workloads, each checked against its hand-written Hessian.
 pub fn hessians() -> Vec<Workload> {
     vec![
@@ -123,6 +129,8 @@ pub fn by_name(name: &str) -> Option<Workload> {
         "hessian_rosenbrock" => workloads::hessian::rosenbrock_workload(),
         "hessian_two_param" => workloads::hessian::two_param_workload(),
         "gp" => workloads::gp::workload(),
+        "mvn" => workloads::mvn::workload(),
+        "mvn_cholesky" => workloads::mvn::workload_cholesky(),
         n => workloads::linalg::workload(workloads::linalg::NAMES.into_iter().find(|&m| m == n)?),
     })
 }

@@ -16,20 +16,25 @@ pub fn print(quick: bool, suites: &[String], only: &[String]) {
     };
     for s in suites {
         assert!(
-            s == "classic" || crate::goals::SUITES.contains(&s.as_str()),
-            "no suite called {s} (classic, {})",
+            s == "classic" || s == "nalgebra" || crate::goals::SUITES.contains(&s.as_str()),
+            "no suite called {s} (classic, nalgebra, {})",
             crate::goals::SUITES.join(", ")
         );
     }
     let everything = suites.is_empty() && only.is_empty();
-    let classic: Vec<String> = only
+    let whole_classic = everything || suites.iter().any(|s| s == "classic");
+    let mut named: Vec<String> = only
         .iter()
         .filter(|n| crate::goals::suite_of(n).is_none())
+        .filter(|n| !whole_classic || crate::NALGEBRA.contains(&n.as_str()))
         .cloned()
         .collect();
-    if everything || suites.iter().any(|s| s == "classic") || !classic.is_empty() {
-        let all = everything || suites.iter().any(|s| s == "classic");
-        print_classic(if all { &[] } else { &classic }, samples, batch);
+    if everything || suites.iter().any(|s| s == "nalgebra") {
+        named.extend(crate::NALGEBRA.iter().map(|n| n.to_string()));
+        named.dedup();
+    }
+    if whole_classic || !named.is_empty() {
+        print_classic(whole_classic, &named, samples, batch);
     }
     for suite in crate::goals::SUITES {
         let whole = everything || suites.iter().any(|s| s == suite);
@@ -44,21 +49,29 @@ pub fn print(quick: bool, suites: &[String], only: &[String]) {
     }
 }
 
-/// The classic suite: the workloads `only` (all when empty), times and ratios.
-fn print_classic(only: &[String], samples: usize, batch: Duration) {
-    let named: Vec<Workload> = only
+/// The classic suite (`all`) and the classic-style workloads `named` (the `nalgebra`
+/// suite's, or any named on the command line), times and ratios.
+fn print_classic(all: bool, named: &[String], samples: usize, batch: Duration) {
+    let named = named
         .iter()
-        .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")))
-        .collect();
-    let (gradients, hessians): (Vec<Workload>, Vec<Workload>) = if only.is_empty() {
+        .map(|n| crate::by_name(n).unwrap_or_else(|| panic!("no workload called {n}")));
+    let (mut gradients, mut hessians) = if all {
         (crate::all(), crate::hessians())
     } else {
-        named
-            .into_iter()
-            .partition(|w| !w.name.starts_with("hessian"))
+        (Vec::new(), Vec::new())
     };
+    for w in named {
+        if w.name.starts_with("hessian") {
+            hessians.push(w);
+        } else {
+            gradients.push(w);
+        }
+    }
     let rows = time_all(gradients, samples, batch);
     let hrows = time_all(hessians, samples, batch);
+    let (bodies, rows): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| time_of(r, FAZANG_MULTI_NORMAL).is_some());
     let (linalg, rows): (Vec<Row>, Vec<Row>) = rows
         .into_iter()
         .partition(|r| time_of(r, FAZANG_FUSED).is_some());
@@ -68,6 +81,9 @@ fn print_classic(only: &[String], samples: usize, batch: Duration) {
     }
     if !linalg.is_empty() {
         print_linalg(&linalg);
+    }
+    if !bodies.is_empty() {
+        print_bodies(&bodies);
     }
     if !hrows.is_empty() {
         print_hessians(&hrows);
@@ -254,6 +270,48 @@ fn print_linalg(rows: &[Row]) {
             ratio(time_of(r, FAZANG_TAPED), fused),
             ratio(time_of(r, NUM_DUAL), fused),
             ratio(fused, time_of(r, PRIMAL)),
+        );
+    }
+}
+
+/// nalgebra inside `#[differentiate]` bodies (the `mvn` workloads): the three bodies'
+/// `_grad_into` against the primal, the hand-written gradient and the peers.
+fn print_bodies(rows: &[Row]) {
+    const COLS: [&str; 7] = [
+        PRIMAL,
+        HAND,
+        FAZANG_FUSED,
+        FAZANG_TAPED,
+        FAZANG_MULTI_NORMAL,
+        NUM_DUAL,
+        ECHIDNA,
+    ];
+    println!("\nnalgebra in `#[differentiate]` bodies, time per gradient (median):\n");
+    println!("| workload | inputs | {} |", COLS.join(" | "));
+    println!("|---|---:|{}", "---:|".repeat(COLS.len()));
+    for r in rows {
+        let cells: Vec<String> = COLS
+            .iter()
+            .map(|c| time_of(r, c).map_or("-".into(), fmt_time))
+            .collect();
+        println!("| {} | {} | {} |", r.0, r.1, cells.join(" | "));
+    }
+    println!(
+        "\n| workload | fused / primal | fused / hand | multi_normal / hand | taped / fused | \
+         num-dual / fused | echidna / fused |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let fused = time_of(r, FAZANG_FUSED);
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            r.0,
+            ratio(fused, time_of(r, PRIMAL)),
+            ratio(fused, time_of(r, HAND)),
+            ratio(time_of(r, FAZANG_MULTI_NORMAL), time_of(r, HAND)),
+            ratio(time_of(r, FAZANG_TAPED), fused),
+            ratio(time_of(r, NUM_DUAL), fused),
+            ratio(time_of(r, ECHIDNA), fused),
         );
     }
 }

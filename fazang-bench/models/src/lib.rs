@@ -7,6 +7,7 @@
 
 use fazang::prelude::*;
 
+pub mod mvn;
 pub mod user_grad;
 pub mod user_second;
 

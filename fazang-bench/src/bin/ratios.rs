@@ -4,7 +4,8 @@
 //!
 //! Suites: `classic` (rosenbrock rosenbrock_loop logistic logistic_loop normal two_param
 //! jacobian gp mat_multiply mat_cholesky mat_trisolve mat_logdet mat_quad_form
-//! hessian_rosenbrock hessian_two_param), `gradients` (issue 18: logistic_chain
+//! hessian_rosenbrock hessian_two_param), `nalgebra` (issue 20: mvn mvn_cholesky, nalgebra
+//! inside `#[differentiate]` bodies), `gradients` (issue 18: logistic_chain
 //! hier_normal mlp ar1 skew_gumbel rosenbrock_sum rosenbrock_for) and `second` (issue 21:
 //! hessian_dense20 hvp_dense20 hessian_six hessian_ext_rosenbrock jacobian_bratu
 //! jacobian_layer). Named workloads and suites add up; with neither, everything runs.

@@ -32,8 +32,8 @@ pub const NAMES: [&str; 5] = [
 ];
 
 /// Weighted sum of a result (one node on the tape, the same in both variants).
-fn weighted<T: Entry>(m: &DMatrix<T>, w: &[f64]) -> Var {
-    let v: Vec<Var> = m.iter().map(Entry::var).collect();
+fn weighted<T: Entry<Var>>(m: &DMatrix<T>, w: &[f64]) -> Var {
+    let v: Vec<Var> = m.iter().map(|&e| e.to_scalar()).collect();
     dot_product(&w[..v.len()], &v)
 }
 
@@ -46,7 +46,7 @@ fn weighted_f64(m: &DMatrix<f64>, w: &[f64]) -> f64 {
 struct Shapes(Vec<(usize, usize)>);
 
 impl Shapes {
-    fn split<T: Entry>(&self, x: &[T]) -> Vec<DMatrix<T>> {
+    fn split<T: Entry<Var>>(&self, x: &[T]) -> Vec<DMatrix<T>> {
         let mut at = 0;
         self.0
             .iter()

@@ -1,14 +1,15 @@
 //! The workloads. Each of the first five files holds the primal as a user writes it (a
 //! plain `f64` function, ready for `#[differentiate]`), its hand-written derivative, the
 //! same body on fazang's `Var` for the runtime drivers, and the body once for every peer.
-//! `gp` and `linalg` compare fazang's fused linear algebra with scalar taping; `hessian`
-//! times Hessians.
+//! `gp`, `linalg` and `mvn` compare fazang's fused linear algebra with scalar taping (`mvn`
+//! with nalgebra inside `#[differentiate]` bodies); `hessian` times Hessians.
 
 pub mod gp;
 pub mod hessian;
 pub mod jacobian;
 pub mod linalg;
 pub mod logistic;
+pub mod mvn;
 pub mod normal;
 pub mod rosenbrock;
 pub mod two_param;

@@ -29,6 +29,8 @@ pub struct Gen<'a> {
     /// The span of the expression being printed: the tokens the printer adds take it, so
     /// that rustc's errors point at the user's code, not at the attribute.
     sp: Span,
+    /// Whether data meets active values in a [`mixed`] operation.
+    mixed_used: bool,
 }
 
 /// The function body, generic over `s`; errors (active values cast with `as f64`) go to
@@ -49,9 +51,11 @@ pub fn body(
         rets: vec![act.ret.clone()],
         loops: Vec::new(),
         sp: body.block.span,
+        mixed_used: false,
     };
     let ret = act.ret.clone();
-    g.block(&body.block, Some(&ret))
+    let out = g.block(&body.block, Some(&ret));
+    mixed::with_imports(out, g.mixed_used)
 }
 
 impl Gen<'_> {
@@ -245,6 +249,9 @@ impl Gen<'_> {
             Kind::Path(p) => quote_spanned!(self.sp=> #p),
             Kind::Unary(op, x) => self.unary(op, x),
             Kind::Binary(op, l, r) => {
+                if let Some(t) = self.mixed_binary(op, l, r) {
+                    return t;
+                }
                 let element = is_compound(op)
                     && self.abs(l).active()
                     && !matches!(l.peel().kind, Kind::Local(..));
@@ -528,6 +535,7 @@ impl Gen<'_> {
 }
 
 mod calls;
+mod mixed;
 
 /// Whether a value of abstract value `src` must be converted where `t` is expected.
 fn needs_conversion(src: &Abs, t: &Abs) -> bool {

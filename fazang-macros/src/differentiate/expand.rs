@@ -46,9 +46,9 @@ pub fn generic_fn(
     let mut sig = m.func.sig.clone();
     sig.generics.params.push(parse_quote!(#s: ::fazang::Real));
     let wc = sig.generics.make_where_clause();
-    // `T: Float` helpers and nalgebra's methods take the body's scalar.
+    // `T: Float` helpers, nalgebra's methods and `fazang::linalg` take the body's scalar.
     wc.predicates
-        .push(parse_quote!(#s: ::fazang::__private::Float));
+        .push(parse_quote!(#s: ::fazang::__private::BodyScalar));
     let wc = sig.generics.make_where_clause();
     wc.predicates
         .push(parse_quote!(f64: ::fazang::__private::ScalarOps<#s>));

@@ -1,14 +1,15 @@
 //! Products: [`multiply`] (`A B`), [`quad_form`] (`Bᵀ A B`) and [`quad_form_vec`]
-//! (`vᵀ A v`).
+//! (`vᵀ A v`), for any mix of `f64` with a [`Scalar`](super::Scalar).
 
-use super::{add_all, operands, values, Entry};
-use crate::tape::var::{nary_named, vector_named, Var};
+use super::{owned, Entry, Mixed, Scalar};
+use crate::math::slice::Mix;
 use nalgebra::allocator::Allocator;
-use nalgebra::{DMatrix, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
+use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
 
-/// The matrix product `A B` as one lazy operation: the forward pass is one `f64` product
-/// (nalgebra's), the backward pass two (`Ā += C̄ Bᵀ`, `B̄ += Aᵀ C̄`), and the tape holds
-/// the two value matrices instead of one node per multiply-add.
+/// The matrix product `A B`. On [`Var`](crate::Var), one lazy operation: the forward
+/// pass is one `f64` product (nalgebra's), the backward pass two (`Ā += C̄ Bᵀ`,
+/// `B̄ += Aᵀ C̄`), and the tape holds the two value matrices instead of one node per
+/// multiply-add.
 ///
 /// Panics if `A` has not as many columns as `B` has rows.
 ///
@@ -25,10 +26,11 @@ use nalgebra::{DMatrix, DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
 pub fn multiply<A, B, R1, C1, R2, C2, S1, S2>(
     a: &Matrix<A, R1, C1, S1>,
     b: &Matrix<B, R2, C2, S2>,
-) -> OMatrix<Var, R1, C2>
+) -> OMatrix<Mixed<A, B>, R1, C2>
 where
-    A: Entry,
-    B: Entry,
+    A: Mix<B> + Entry<Mixed<A, B>>,
+    B: Entry<Mixed<A, B>>,
+    Mixed<A, B>: Scalar,
     R1: Dim,
     C1: Dim,
     R2: Dim,
@@ -46,28 +48,14 @@ where
         b.nrows(),
         b.ncols()
     );
-    let (av, bv) = (values(a), values(b));
-    let c = &av * &bv;
-    let mut inputs = Vec::new();
-    operands(a, &mut inputs);
-    operands(b, &mut inputs);
-    let (na, (m, n)) = (if A::ACTIVE { av.len() } else { 0 }, c.shape());
-    let outs = vector_named("multiply", &inputs, c.as_slice(), move |ob, ib| {
-        let cbar = DMatrix::from_column_slice(m, n, ob);
-        if A::ACTIVE {
-            add_all(&(&cbar * bv.transpose()), &mut ib[..na]);
-        }
-        if B::ACTIVE {
-            add_all(&(av.transpose() * &cbar), &mut ib[na..]);
-        }
-    });
+    let c = <Mixed<A, B>>::__multiply(owned(a), owned(b));
     let (r, _) = a.shape_generic();
     let (_, cc) = b.shape_generic();
-    OMatrix::from_iterator_generic(r, cc, outs)
+    OMatrix::from_iterator_generic(r, cc, c.iter().copied())
 }
 
-/// The quadratic form `Bᵀ A B` (Stan's `quad_form`) as one lazy operation:
-/// `Ā = B C̄ Bᵀ`, `B̄ = A B C̄ᵀ + Aᵀ B C̄`.
+/// The quadratic form `Bᵀ A B` (Stan's `quad_form`). On [`Var`](crate::Var), one lazy
+/// operation: `Ā = B C̄ Bᵀ`, `B̄ = A B C̄ᵀ + Aᵀ B C̄`.
 ///
 /// Panics unless `A` is square with as many rows as `B`.
 ///
@@ -84,10 +72,11 @@ where
 pub fn quad_form<A, B, R1, C1, R2, C2, S1, S2>(
     a: &Matrix<A, R1, C1, S1>,
     b: &Matrix<B, R2, C2, S2>,
-) -> OMatrix<Var, C2, C2>
+) -> OMatrix<Mixed<A, B>, C2, C2>
 where
-    A: Entry,
-    B: Entry,
+    A: Mix<B> + Entry<Mixed<A, B>>,
+    B: Entry<Mixed<A, B>>,
+    Mixed<A, B>: Scalar,
     R1: Dim,
     C1: Dim,
     R2: Dim,
@@ -97,29 +86,13 @@ where
     DefaultAllocator: Allocator<C2, C2>,
 {
     check_quad("quad_form", a.shape(), b.nrows());
-    let (av, bv) = (values(a), values(b));
-    let ab = &av * &bv;
-    let c = bv.transpose() * &ab;
-    let mut inputs = Vec::new();
-    operands(a, &mut inputs);
-    operands(b, &mut inputs);
-    let (na, k) = (if A::ACTIVE { av.len() } else { 0 }, c.nrows());
-    let outs = vector_named("quad_form", &inputs, c.as_slice(), move |ob, ib| {
-        let cbar = DMatrix::from_column_slice(k, k, ob);
-        if A::ACTIVE {
-            add_all(&(&bv * &cbar * bv.transpose()), &mut ib[..na]);
-        }
-        if B::ACTIVE {
-            let g = &ab * cbar.transpose() + av.transpose() * &bv * &cbar;
-            add_all(&g, &mut ib[na..]);
-        }
-    });
+    let c = <Mixed<A, B>>::__quad_form(owned(a), owned(b));
     let (_, cc) = b.shape_generic();
-    OMatrix::from_iterator_generic(cc, cc, outs)
+    OMatrix::from_iterator_generic(cc, cc, c.iter().copied())
 }
 
-/// The quadratic form `vᵀ A v` of a vector, as one node with partials `vᵢ vⱼ` for `Aᵢⱼ`
-/// and `(A + Aᵀ) v` for `v`.
+/// The quadratic form `vᵀ A v` of a vector. On [`Var`](crate::Var), one node with
+/// partials `vᵢ vⱼ` for `Aᵢⱼ` and `(A + Aᵀ) v` for `v`.
 ///
 /// Panics unless `A` is square with as many rows as `v`.
 ///
@@ -134,10 +107,11 @@ where
 pub fn quad_form_vec<A, B, R1, C1, R2, C2, S1, S2>(
     a: &Matrix<A, R1, C1, S1>,
     v: &Matrix<B, R2, C2, S2>,
-) -> Var
+) -> Mixed<A, B>
 where
-    A: Entry,
-    B: Entry,
+    A: Mix<B> + Entry<Mixed<A, B>>,
+    B: Entry<Mixed<A, B>>,
+    Mixed<A, B>: Scalar,
     R1: Dim,
     C1: Dim,
     R2: Dim,
@@ -151,19 +125,7 @@ where
         "fazang: linalg::quad_form_vec needs a column vector"
     );
     check_quad("quad_form_vec", a.shape(), v.nrows());
-    let (av, vv) = (values(a), values(v));
-    let av_v = &av * &vv;
-    let value = vv.dot(&av_v);
-    let sym = av_v + av.transpose() * &vv;
-    let n = vv.len();
-    let pa = (0..n * n).map(|k| vv[k % n] * vv[k / n]);
-    let a_ops = a.iter().map(Entry::var).zip(pa).filter(|_| A::ACTIVE);
-    let v_ops = v
-        .iter()
-        .map(Entry::var)
-        .zip(sym.iter().copied())
-        .filter(|_| B::ACTIVE);
-    nary_named("quad_form_vec", value, a_ops.chain(v_ops))
+    <Mixed<A, B>>::__quad_form_vec(owned(a), owned(v))
 }
 
 #[track_caller]

@@ -2,7 +2,7 @@
 //! and [`ode_system!`](crate::ode_system), which makes one from a `#[differentiate]`
 //! function.
 
-use crate::support::{IntoScalar, RefOps, RefScalarOps, ScalarOps};
+use crate::support::{BodyScalar, IntoScalar, RefOps, RefScalarOps, ScalarOps};
 use crate::Real;
 
 /// The right-hand side `dy/dt = f(t, y, θ)` of an ODE, generic over the scalar.
@@ -47,7 +47,7 @@ pub trait OdeSystem {
     /// ```
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
     where
-        S: Real + num_traits::Float,
+        S: Real + BodyScalar,
         f64: ScalarOps<S>,
         S: IntoScalar<S>,
         for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
@@ -57,7 +57,7 @@ pub trait OdeSystem {
 impl<T: OdeSystem + ?Sized> OdeSystem for &T {
     fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> Vec<S>
     where
-        S: Real + num_traits::Float,
+        S: Real + BodyScalar,
         f64: ScalarOps<S>,
         S: IntoScalar<S>,
         for<'a> &'a S: RefOps<S> + RefScalarOps<S>,
@@ -138,7 +138,7 @@ macro_rules! ode_system {
         impl $crate::ode::OdeSystem for $ty {
             fn rhs<S>(&self, t: f64, y: &[S], theta: &[S]) -> ::std::vec::Vec<S>
             where
-                S: $crate::Real + $crate::support::Float,
+                S: $crate::Real + $crate::support::BodyScalar,
                 f64: $crate::support::ScalarOps<S>,
                 S: $crate::support::IntoScalar<S>,
                 for<'a> &'a S: $crate::support::RefOps<S> + $crate::support::RefScalarOps<S>,

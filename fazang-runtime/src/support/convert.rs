@@ -252,3 +252,45 @@ impl<const N: usize> DataRef for [[f64; N]] {
 pub fn promote<S, T: Promote<S>>(x: T) -> T::Output {
     x.promote()
 }
+
+/// nalgebra matrices of data flowing into active places (`let mut m = x.clone(); m[(0, 0)]
+/// = theta;`, an `if` whose other branch is an active matrix): the same matrix of `S`.
+#[cfg(feature = "nalgebra")]
+mod matrices {
+    use super::{Pass, Promote};
+    use crate::Real;
+    use nalgebra::allocator::Allocator;
+    use nalgebra::{DefaultAllocator, Dim, Matrix, OMatrix, RawStorage};
+
+    impl<S: Real, R: Dim, C: Dim, St: RawStorage<f64, R, C>> Promote<S> for Matrix<f64, R, C, St>
+    where
+        DefaultAllocator: Allocator<R, C>,
+    {
+        type Output = OMatrix<S, R, C>;
+        #[inline]
+        fn promote(self) -> OMatrix<S, R, C> {
+            self.map(S::from)
+        }
+    }
+
+    impl<S: Real, R: Dim, C: Dim, St: RawStorage<f64, R, C>> Promote<S> for &Matrix<f64, R, C, St>
+    where
+        DefaultAllocator: Allocator<R, C>,
+    {
+        type Output = OMatrix<S, R, C>;
+        #[inline]
+        fn promote(self) -> OMatrix<S, R, C> {
+            self.map(S::from)
+        }
+    }
+
+    impl<T: Real, R: Dim, C: Dim> Pass<OMatrix<T, R, C>> for OMatrix<f64, R, C>
+    where
+        DefaultAllocator: Allocator<R, C>,
+    {
+        #[inline]
+        fn pass(self) -> OMatrix<T, R, C> {
+            self.map(T::from)
+        }
+    }
+}

@@ -16,6 +16,7 @@
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
 //! - `data_arg`: data of types the macro cannot see passed next to active arguments;
+//! - [`mixed`]: data meeting active values in operators nalgebra has no mixed impl of;
 //! - `catalogue`: [`ELEMENTARY`], every elementary function, for the test that holds the
 //!   macros' catalogue in step with the runtime;
 //! - here: the bounds of a generic body ([`ScalarOps`], [`RefOps`], [`RefScalarOps`]) and
@@ -31,6 +32,7 @@ mod catalogue;
 mod convert;
 mod data_arg;
 pub(crate) mod jvp_hessian;
+pub mod mixed;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
@@ -60,8 +62,28 @@ pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
+pub use mixed::{
+    LiftMatrix, LiftMatrixRef, LiftOther, LiftOtherRef, Mixed, MixedRef, ScaleMatrix, ScaleOther,
+};
 pub use num_traits::Float;
 pub use shape::VectorShape;
+
+/// What a generic body needs of its scalar besides [`Real`](crate::Real) (`S: Real +
+/// BodyScalar`): `num_traits::Float`, so that `T: Float` helpers take active values, and
+/// with the `nalgebra` feature simba's `RealField`, so that nalgebra's decompositions
+/// (`.cholesky()`, `.lu()`, solves, ..) run on matrices of it, and `fazang::linalg`'s
+/// fused operations accept it. Every fazang scalar implements it.
+#[cfg(feature = "nalgebra")]
+pub trait BodyScalar: Float + simba::scalar::RealField + crate::linalg::Scalar {}
+#[cfg(feature = "nalgebra")]
+impl<T: Float + simba::scalar::RealField + crate::linalg::Scalar> BodyScalar for T {}
+
+/// What a generic body needs of its scalar besides [`Real`](crate::Real): `num_traits::Float`
+/// (with the `nalgebra` feature, also simba's `RealField` and `fazang::linalg`'s scalar).
+#[cfg(not(feature = "nalgebra"))]
+pub trait BodyScalar: Float {}
+#[cfg(not(feature = "nalgebra"))]
+impl<T: Float> BodyScalar for T {}
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::support::jvp_hessian::{

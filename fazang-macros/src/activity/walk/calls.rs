@@ -85,7 +85,9 @@ impl<'a> Walk<'a> {
         }
         self.expr(f);
         let vs = self.exprs(args);
-        let act = vs.iter().any(Abs::active);
+        // A closure argument counts by what it returns: `DMatrix::from_fn(n, n, |i, j|
+        // theta[i] * x[j])` is active.
+        let act = vs.iter().any(Abs::active) || args.iter().any(|a| self.result_of(a).active());
         let Kind::Path(p) = &f.peel().kind else {
             return Abs::Unknown(act);
         };

@@ -207,7 +207,9 @@ impl<'a> Walk<'a> {
             }
             _ => {
                 let vs = self.exprs(args);
-                let act = r.active() || vs.iter().any(Abs::active);
+                let act = r.active()
+                    || vs.iter().any(Abs::active)
+                    || args.iter().any(|a| self.result_of(a).active());
                 if act {
                     for a in args {
                         if let Kind::Reference {
@@ -259,7 +261,7 @@ impl<'a> Walk<'a> {
     }
 
     /// What a closure-like expression returned so far (for accumulators fed back).
-    fn result_of(&self, f: &Expr) -> Abs {
+    pub(super) fn result_of(&self, f: &Expr) -> Abs {
         match &f.peel().kind {
             Kind::Closure(c) => self.closure_ret[c.id].clone(),
             Kind::Local(id, _) => match self.bind[*id] {

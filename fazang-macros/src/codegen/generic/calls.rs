@@ -1,6 +1,7 @@
 //! Calls and method calls in the generic body: where arguments and receivers meet active
 //! values, and `f64`'s associated functions (`f64::max(0.0, x)`) go through `Real`.
 
+use super::mixed::MethodLift;
 use super::Gen;
 use crate::activity::walk_support::{is_self, known_callee};
 use crate::activity::Abs;
@@ -189,14 +190,6 @@ impl Gen<'_> {
             _ => &*m.receiver,
         };
         let chain = n == "chain" && own.active();
-        let recv = if is_real_method(n) && any_arg_active && !recv_abs.active() {
-            self.receiver(recv_expr)
-        } else if chain {
-            // Both sides of `chain` yield the same items.
-            self.coerce(recv_expr, &own)
-        } else {
-            self.expr(recv_expr)
-        };
         let known = is_real_method(n)
             || FLOAT_PREDICATES.contains(&n)
             || DATA_METHODS.contains(&n)
@@ -205,6 +198,22 @@ impl Gen<'_> {
             || ELEMENT.contains(&n)
             || STORE_ARG.contains(&n)
             || ITER_METHODS.contains(&n);
+        let lift = match known || through_real {
+            true => MethodLift::None,
+            false => self.method_lift(&recv_abs, &m.args),
+        };
+        let recv = if lift == MethodLift::Receiver {
+            // `y.dot(&a)`: a data matrix meeting an active one.
+            let r = self.lift_operand(recv_expr);
+            quote_spanned!(self.sp=> (#r))
+        } else if is_real_method(n) && any_arg_active && !recv_abs.active() {
+            self.receiver(recv_expr)
+        } else if chain {
+            // Both sides of `chain` yield the same items.
+            self.coerce(recv_expr, &own)
+        } else {
+            self.expr(recv_expr)
+        };
         let last = m.args.len().saturating_sub(1);
         let args: Vec<TokenStream> = m
             .args
@@ -218,6 +227,9 @@ impl Gen<'_> {
                     self.coerce(a, &t)
                 } else if context_active && real_fn_path(a).is_some() {
                     self.real_fn_value(a)
+                } else if lift == MethodLift::Args && self.lifted_arg(a) {
+                    // `chol.solve(&y)`: data meeting an active matrix.
+                    self.lift_operand(a)
                 } else if !known && any_arg_active {
                     self.data_arg(a)
                 } else {

@@ -1,19 +1,22 @@
-//! `approx`'s [`AbsDiffEq`], [`RelativeEq`] and [`UlpsEq`] for [`Var`], which compare
-//! values, as the comparison operators of `Var` do.
+//! `approx`'s [`AbsDiffEq`], [`RelativeEq`] and [`UlpsEq`] for [`Var`] and the
+//! forward-mode numbers, which compare values, as the comparison operators do.
 //!
 //! Between two `Var`s the tolerance is a `Var` (`Epsilon = Var`, as nalgebra's
 //! `RealField` requires): `assert_abs_diff_eq!(x, y, epsilon = Var::from(1e-9))`. Between a
-//! `Var` and an `f64` it is an `f64`.
+//! `Var` and an `f64` it is an `f64`. The forward numbers compare with themselves, with
+//! a tolerance of their own type.
 
+use crate::forward::{Dual, Fwd, Jet, JetDyn, Tangent, Taylor};
 use crate::tape::var::Var;
+use crate::Real;
 use approx::{AbsDiffEq, RelativeEq, UlpsEq};
 
 /// `approx`'s comparisons between `$a` and `$b`, on their values, exactly as on `f64`.
 macro_rules! approx_by_value {
-    ($($(#[$doc:meta])* $a:ty, $b:ty, $e:ty;)*) => {$(
+    ($($(#[$doc:meta])* $(@generic [$($g:tt)*])? $a:ty, $b:ty, $e:ty;)*) => {$(
         /// Compares values with an absolute tolerance, as `f64` does.
         $(#[$doc])*
-        impl AbsDiffEq<$b> for $a {
+        impl<$($($g)*)?> AbsDiffEq<$b> for $a {
             type Epsilon = $e;
 
             /// `f64::EPSILON`, as for `f64`.
@@ -25,12 +28,12 @@ macro_rules! approx_by_value {
             /// `|self - other| <= epsilon` on the values.
             #[inline]
             fn abs_diff_eq(&self, other: &$b, epsilon: $e) -> bool {
-                f64::abs_diff_eq(&self.val(), &other.val(), epsilon.val())
+                f64::abs_diff_eq(&Real::val(self), &Real::val(other), Real::val(&epsilon))
             }
         }
 
         /// Compares values with a relative tolerance, as `f64` does.
-        impl RelativeEq<$b> for $a {
+        impl<$($($g)*)?> RelativeEq<$b> for $a {
             /// `f64::EPSILON`, as for `f64`.
             #[inline]
             fn default_max_relative() -> $e {
@@ -40,12 +43,17 @@ macro_rules! approx_by_value {
             /// `f64`'s relative comparison of the values.
             #[inline]
             fn relative_eq(&self, other: &$b, epsilon: $e, max_relative: $e) -> bool {
-                f64::relative_eq(&self.val(), &other.val(), epsilon.val(), max_relative.val())
+                f64::relative_eq(
+                    &Real::val(self),
+                    &Real::val(other),
+                    Real::val(&epsilon),
+                    Real::val(&max_relative),
+                )
             }
         }
 
         /// Compares values in units in the last place, as `f64` does.
-        impl UlpsEq<$b> for $a {
+        impl<$($($g)*)?> UlpsEq<$b> for $a {
             /// 4, as for `f64`.
             #[inline]
             fn default_max_ulps() -> u32 {
@@ -55,27 +63,10 @@ macro_rules! approx_by_value {
             /// `f64`'s ULPs comparison of the values.
             #[inline]
             fn ulps_eq(&self, other: &$b, epsilon: $e, max_ulps: u32) -> bool {
-                f64::ulps_eq(&self.val(), &other.val(), epsilon.val(), max_ulps)
+                f64::ulps_eq(&Real::val(self), &Real::val(other), Real::val(&epsilon), max_ulps)
             }
         }
     )*};
-}
-
-/// The value of a `Var` or an `f64`, for [`approx_by_value`].
-trait Value {
-    fn val(&self) -> f64;
-}
-impl Value for f64 {
-    #[inline]
-    fn val(&self) -> f64 {
-        *self
-    }
-}
-impl Value for Var {
-    #[inline]
-    fn val(&self) -> f64 {
-        Var::val(self)
-    }
 }
 
 approx_by_value! {
@@ -97,6 +88,11 @@ approx_by_value! {
     Var, Var, Var;
     Var, f64, f64;
     f64, Var, f64;
+    @generic [S: Real, T: Tangent<S>] Dual<S, T>, Dual<S, T>, Dual<S, T>;
+    @generic [const K: usize] Taylor<K>, Taylor<K>, Taylor<K>;
+    @generic [const N: usize, const M: usize, const L: usize] Jet<N, M, L>, Jet<N, M, L>, Jet<N, M, L>;
+    JetDyn, JetDyn, JetDyn;
+    Fwd, Fwd, Fwd;
 }
 
 #[cfg(test)]
