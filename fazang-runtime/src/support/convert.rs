@@ -39,6 +39,10 @@ pub fn lit<S: Real>(v: f64) -> S {
 /// A data value of a type the macro cannot see (the result of a call on data) passed
 /// next to active arguments: an `f64` becomes the parameter's scalar, integers and
 /// `bool`s pass through.
+#[diagnostic::on_unimplemented(
+    message = "expected `{T}`, found `{Self}`",
+    label = "expected `{T}`, found `{Self}`"
+)]
 pub trait Pass<T> {
     /// The value as the parameter takes it.
     fn pass(self) -> T;
@@ -97,6 +101,10 @@ pub fn pass<V: Pass<T>, T>(v: V) -> T {
 /// Data of any shape made of `f64`s (arrays, vectors) converted to the same shape of
 /// scalar `S`, where a differentiated body later writes active values into it
 /// (`let mut u = u0; u[0] += h * x;`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold the active values written into it",
+    label = "expected `f64` data (a number, or an array or vector of them), found `{Self}`"
+)]
 pub trait Promote<S> {
     /// The same shape with `S` for `f64`.
     type Output;
@@ -179,6 +187,10 @@ pub fn adapt_ref<T: Real, D: DataRef + ?Sized>(x: &D) -> D::Adapted<'_, T> {
 }
 
 /// A slice, vector or array of `f64` that [`adapt_ref`] accepts.
+#[diagnostic::on_unimplemented(
+    message = "expected `f64` data next to active arguments, found `{Self}`",
+    label = "expected a slice, vector or array of `f64`, found `{Self}`"
+)]
 pub trait DataRef {
     /// The same container of `T`, borrowed when `T` is `f64`.
     type Adapted<'a, T: Real>: std::ops::Deref
