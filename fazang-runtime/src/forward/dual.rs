@@ -242,13 +242,15 @@ macro_rules! dual_methods {
 /// The panic of a second-order dual number asked to use `f64` partials.
 #[cold]
 #[inline(never)]
+#[track_caller]
 fn f64_partials_lost(what: &str) -> ! {
     panic!(
-        "fazang: {what} gave partial derivatives as f64 to a number that carries second \
-         derivatives (a Hessian or nested derivative): their own derivatives would be lost. \
-         Distributions and #[deriv_rule] functions whose partials are written in the \
-         arguments compute them on the scalar itself; a custom operation built with \
-         `Real::from_partials` is first-order only"
+        "fazang: {what} (called where this panic points) gave partial derivatives as f64 to \
+         a number that carries second derivatives (a `_hessian`, `_hvp` or nested \
+         derivative): their own derivatives would be lost, so this operation is first-order \
+         only. Compute it from the scalar's own methods (arithmetic and `Real` methods \
+         differentiate to any order), or give a #[deriv_rule] its partials as expressions \
+         in its arguments, which are evaluated on the scalar itself"
     )
 }
 
@@ -285,6 +287,7 @@ impl<S: Real, T: Tangent<S>> RealInternals for Dual<S, T> {
         Dual::new(value, eps)
     }
 
+    #[track_caller]
     fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Self>) -> V) -> Option<Vec<Self>>
     where
         V: Fn(&[f64], &mut [f64]) + 'static,
@@ -293,12 +296,7 @@ impl<S: Real, T: Tangent<S>> RealInternals for Dual<S, T> {
         let vjp = record(&mut inputs);
         if !is_f64::<S>() {
             if inputs.iter().any(|x| !x.eps.is_zero()) {
-                panic!(
-                    "fazang: a #[deriv_rule(adjoint = ..)] function cannot be differentiated \
-                     twice: its vector-Jacobian product runs on f64. Give the rule its \
-                     partials (`#[deriv_rule(x => ..)]`) to take Hessians or nested \
-                     derivatives through it"
-                );
+                f64_partials_lost("a vector-Jacobian product (`adjoint = ..`)");
             }
             let outs = S::__from_vjp(values, move |ins| {
                 ins.extend(inputs.iter().map(|x| x.re));
@@ -337,6 +335,7 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
         self.re.val()
     }
 
+    #[track_caller]
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Self>)) -> Self {
         let mut p = Partials::new();
         partials(&mut p);
@@ -350,7 +349,7 @@ impl<S: Real, T: Tangent<S>> Real for Dual<S, T> {
         // A second-order number: f64 partials give the value's first derivatives (on S)
         // and a zero tangent its (zero) derivatives, but not the derivative of a tangent.
         if p.ops.iter().any(|(x, _)| !x.eps.is_zero()) {
-            f64_partials_lost("`from_partials`");
+            f64_partials_lost("a custom operation built with `Real::from_partials`");
         }
         let re = S::from_partials(value, |q| {
             for (x, d) in &p.ops {

@@ -152,6 +152,7 @@ pub(crate) fn from_partials_in<X: Graded>(
 
 /// The result of `f64` partials: exact when every operand is of order at most 1 (or
 /// flat); otherwise the second derivatives would be lost, which panics.
+#[track_caller]
 pub(crate) fn from_f64_partials<X: Graded>(
     value: f64,
     partials: impl FnOnce(&mut Partials<X>),
@@ -160,11 +161,12 @@ pub(crate) fn from_f64_partials<X: Graded>(
     partials(&mut p);
     if p.ops.iter().any(|(x, _)| x.order() > 1 && !x.is_flat()) {
         panic!(
-            "fazang: `from_partials` gave partial derivatives as f64 to a series of order \
-             2 or more (Taylor, Jet): the derivatives of the partials would be lost. \
-             Distributions and #[deriv_rule] functions whose partials are written in the \
-             arguments compute them on the series itself; a custom operation built with \
-             `Real::from_partials` is first-order only"
+            "fazang: a custom operation built with `Real::from_partials` (called where this \
+             panic points) gave partial derivatives as f64 to a series of order 2 or more \
+             (Taylor, Jet): the derivatives of the partials would be lost, so this operation \
+             is first-order only. Compute it from the scalar's own methods (arithmetic and \
+             `Real` methods differentiate to any order), or give a #[deriv_rule] its partials \
+             as expressions in its arguments, which are evaluated on the series itself"
         );
     }
     let k = p.ops.iter().map(|(x, _)| x.order()).min().unwrap_or(0);
@@ -178,6 +180,7 @@ pub(crate) fn from_f64_partials<X: Graded>(
 
 /// The panic of an adjoint rule on a series.
 #[cold]
+#[track_caller]
 pub(crate) fn no_vjp() -> ! {
     panic!(
         "fazang: a #[deriv_rule(adjoint = ..)] function cannot run on Taylor or Jet series: \
@@ -233,6 +236,7 @@ macro_rules! graded_real {
             ) -> Self {
                 $crate::forward::graded::from_partials_in(value, partials)
             }
+            #[track_caller]
             fn __from_vjp<V>(
                 _: &[f64],
                 _: impl FnOnce(&mut Vec<Self>) -> V,
@@ -258,6 +262,7 @@ macro_rules! graded_real {
             fn val(&self) -> f64 {
                 $crate::forward::ops::Arith::value(self)
             }
+            #[track_caller]
             fn from_partials(
                 value: f64,
                 partials: impl FnOnce(&mut $crate::Partials<Self>),

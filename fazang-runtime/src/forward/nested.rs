@@ -375,13 +375,15 @@ macro_rules! fwd_methods {
 
 /// The panic of `f64` partials on a number with nested perturbations.
 #[cold]
-fn f64_partials_lost() -> ! {
+#[track_caller]
+fn f64_partials_lost(what: &str) -> ! {
     panic!(
-        "fazang: `from_partials` gave partial derivatives as f64 to a number nested in \
-         several `derivative` calls: the derivatives of the partials would be lost. \
-         Distributions and #[deriv_rule] functions whose partials are written in the \
-         arguments compute them on the scalar itself; a custom operation built with \
-         `Real::from_partials`, or an `adjoint = ..` rule, is first-order only"
+        "fazang: {what} (called where this panic points) gave partial derivatives as f64 to \
+         a number nested in several `derivative` calls: the derivatives of the partials \
+         would be lost, so this operation is first-order only. Compute it from the scalar's \
+         own methods (arithmetic and `Real` methods differentiate to any order), or give a \
+         #[deriv_rule] its partials as expressions in its arguments, which are evaluated \
+         on the scalar itself"
     )
 }
 
@@ -422,6 +424,7 @@ impl RealInternals for Fwd {
             .fold(Fwd::constant(0.0), |acc, (x, d)| acc + *d * x.split(t).1);
         Fwd::join(value, tangent, t)
     }
+    #[track_caller]
     fn __from_vjp<V>(values: &[f64], record: impl FnOnce(&mut Vec<Fwd>) -> V) -> Option<Vec<Fwd>>
     where
         V: Fn(&[f64], &mut [f64]) + 'static,
@@ -429,7 +432,7 @@ impl RealInternals for Fwd {
         let mut inputs = Vec::new();
         let vjp = record(&mut inputs);
         if inputs.iter().any(|x| x.mask.count_ones() > 1) {
-            f64_partials_lost();
+            f64_partials_lost("a vector-Jacobian product (`adjoint = ..`)");
         }
         let (mut ds, mut row) = (vec![0.0; values.len()], vec![0.0; inputs.len()]);
         let out = (0..values.len())
@@ -462,11 +465,12 @@ impl Real for Fwd {
     fn val(&self) -> f64 {
         self.v
     }
+    #[track_caller]
     fn from_partials(value: f64, partials: impl FnOnce(&mut Partials<Fwd>)) -> Fwd {
         let mut p = Partials::new();
         partials(&mut p);
         if p.ops.iter().any(|(x, _)| x.mask.count_ones() > 1) {
-            f64_partials_lost();
+            f64_partials_lost("a custom operation built with `Real::from_partials`");
         }
         p.ops
             .iter()

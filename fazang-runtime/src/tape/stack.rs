@@ -182,10 +182,16 @@ fn tape_gone() -> ! {
 #[inline(never)]
 fn tape_busy() -> ! {
     panic!(
-        "fazang: the tape is busy: code that fazang runs while it holds the tape (a \
-         vector_op callback during the backward sweep, or the iterator given to \
-         nary_op_iter) tried to record a Var operation; compute with plain f64 values \
-         there"
+        "fazang: the tape is busy: code that runs while fazang holds the tape (the \
+         adjoint function of a #[deriv_rule(adjoint = ..)] rule or a vector_op callback, \
+         which run during the backward sweep, or the iterator given to nary_op_iter) used \
+         the tape: through a `Var` operation, or through a function that takes and returns \
+         plain f64 values but records on the tape inside (`gradient`, `jacobian`, `nested`, \
+         or a `_grad`/`_jacobian`/`_hessian` function whose body runs on the tape). Compute \
+         what it needs without the tape (a derivative written in plain f64 arithmetic, or \
+         a #[differentiate] function whose `_grad` runs adjoint code: `FAZANG_MACRO_DEBUG=1` \
+         prints which), or put #[differentiate] on the rule's function instead of giving it \
+         an adjoint"
     )
 }
 
