@@ -86,3 +86,24 @@ fn nan_on_one_side_is_an_error() {
     let check = check_deriv_rule(|x| x[0] * f64::NAN, |x| x[0], &[[1.0]]);
     assert_eq!(check.max_error(), f64::INFINITY);
 }
+
+#[test]
+fn a_check_without_points_is_no_success() {
+    // A forgotten point list compares nothing: that must not read as a passing check.
+    let no_points: &[[f64; 1]] = &[];
+    let check = check_deriv_rule(|x| foo(x[0]), |x| foo(x[0]), no_points);
+    assert_eq!(check.checked, 0);
+    assert!(!check.is_ok(1e-6), "{check}");
+    let vec_check = check_deriv_rule_vec(|x| vec![foo(x[0])], |x| vec![foo(x[0])], no_points);
+    assert!(!vec_check.is_ok(1e-6));
+    let err = std::panic::catch_unwind(|| check.assert_ok(1e-6)).unwrap_err();
+    let msg = err
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| err.downcast_ref::<String>().cloned())
+        .unwrap();
+    assert!(
+        msg.contains("compared nothing") && msg.contains("no points"),
+        "{msg}"
+    );
+}

@@ -60,15 +60,24 @@ impl RuleCheck {
         self.worst.as_ref().map_or(0.0, |m| m.error)
     }
 
-    /// Whether every error is at most `tol`.
+    /// Whether something was compared and every error is at most `tol` (a check that
+    /// compared nothing is not a success).
     pub fn is_ok(&self, tol: f64) -> bool {
-        self.max_error() <= tol
+        self.checked > 0 && self.max_error() <= tol
     }
 
     /// Panic, saying where and by how much, unless every error is at most `tol`
-    /// (1e-6 suits most rules; the finite differences are accurate to about 1e-9).
+    /// (1e-6 suits most rules; the finite differences are accurate to about 1e-9); also
+    /// panic if nothing was compared (no points were given, or the function has no output).
     #[track_caller]
     pub fn assert_ok(&self, tol: f64) {
+        assert!(
+            self.checked > 0,
+            "fazang: the derivative rule check compared nothing, so it cannot pass: it was \
+             given no points, or the function returned no output at any of them; give the \
+             points to check at (e.g. `&[[0.3], [1.2], [-0.5]]`, away from kinks and \
+             singularities) and a function with at least one output"
+        );
         if let Some(m) = self.worst.as_ref().filter(|m| m.error > tol) {
             panic!(
                 "fazang: the derivative rule disagrees with {}\n{m}\n  (the worst of {} \
@@ -129,6 +138,10 @@ impl fmt::Display for Mismatch {
 /// The finite differences use a five-point stencil with step `1e-3 max(1, |x|)`; choose
 /// points away from kinks and singularities.
 ///
+/// With no points nothing is compared, and a check of nothing is no success: the result
+/// is not [`is_ok`](RuleCheck::is_ok), and [`assert_ok`](RuleCheck::assert_ok) panics
+/// saying so.
+///
 /// # Example
 ///
 /// ```
@@ -175,6 +188,9 @@ pub fn check_deriv_rule<P: AsRef<[f64]>>(
 /// )
 /// .assert_ok(1e-8);
 /// ```
+///
+/// With no points (or a function with no output) nothing is compared: the result is not
+/// [`is_ok`](RuleCheck::is_ok), as [`check_deriv_rule`].
 pub fn check_deriv_rule_vec<P: AsRef<[f64]>>(
     f_var: impl Fn(&[Var]) -> Vec<Var>,
     f_f64: impl Fn(&[f64]) -> Vec<f64>,
