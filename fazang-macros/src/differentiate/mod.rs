@@ -23,13 +23,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return with_item(e, item),
     };
     let mut cx = Ctxt::default();
-    let options = attr::parse(&mut cx, attr);
+    // Mistakes in the options alone (an unknown option, a wrong `wrt(..)` name) are
+    // reported, and the function is still expanded without them: code calling it (as
+    // generic, or its `_grad`) then compiles, instead of adding errors that speak of
+    // generated code.
+    let mut soft = Ctxt::default();
+    let options = attr::parse(&mut soft, attr);
     let tokens = match &parsed {
-        Item::Fn(f) => {
-            let model = Model::new(&mut cx, Func::from(f), Place::Free, options);
-            valid::check(&mut cx, &model);
-            function(&mut cx, &model, None, &Default::default())
-        }
+        Item::Fn(f) => free_fn(&mut cx, &mut soft, f, options),
         Item::Mod(m) => items::module(&mut cx, m, options),
         Item::Impl(i) => items::impl_block(&mut cx, i, options),
         other => {
@@ -37,10 +38,34 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             TokenStream::new()
         }
     };
-    match cx.check() {
-        Ok(()) => tokens,
-        Err(e) => with_item(e, item),
+    match (cx.check(), soft.check()) {
+        (Ok(()), Ok(())) => tokens,
+        (Ok(()), Err(e)) => {
+            let errors = e.to_compile_error();
+            quote::quote!(#errors #tokens)
+        }
+        (Err(mut e), soft) => {
+            if let Err(s) = soft {
+                e.combine(s);
+            }
+            with_item(e, item)
+        }
     }
+}
+
+/// `#[differentiate] fn`: its options are checked into `soft`, and a `wrt(..)` naming
+/// no parameter that can be active is dropped.
+fn free_fn(cx: &mut Ctxt, soft: &mut Ctxt, f: &syn::ItemFn, options: attr::Options) -> TokenStream {
+    let mut model = Model::new(cx, Func::from(f), Place::Free, options.clone());
+    if valid::check_options(soft, &model) && model.active().next().is_none() {
+        let options = attr::Options {
+            wrt: None,
+            ..options
+        };
+        model = Model::new(cx, Func::from(f), Place::Free, options);
+    }
+    valid::check(cx, &model);
+    function(cx, &model, None, &Default::default())
 }
 
 /// The generic function and its siblings. `outer` holds the generics of an enclosing
@@ -52,8 +77,9 @@ fn function(
     callees: &crate::activity::Callees,
 ) -> TokenStream {
     let s = expand::scalar_ident(&m.func.sig.generics, outer);
+    let lt = expand::free_lifetime(&m.func.sig.generics, outer);
     let analysed = expand::analyse(m, callees);
-    let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
+    let primal = expand::generic_fn(cx, m, (&s, &lt), &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m);
     quote::quote! {
