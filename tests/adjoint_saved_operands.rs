@@ -149,3 +149,53 @@ fn swaps_make_data_active() {
     assert!((g[0] - (1.5 + 2.0 * a)).abs() < 1e-15, "{g:?}");
     assert_close(&g, &__swapped_grad_tape(a).1, 1e-15);
 }
+
+// A data factor updated by an inner loop (found by the fuzzer, seed 3): the inner loop
+// touched no active value, so it was printed as one data statement whose write to `rate`
+// the analyses did not see; the reverse sweep read the last `rate` for every iteration.
+#[differentiate]
+fn cooled(x: f64, steps: usize) -> f64 {
+    let mut energy = x * x;
+    let mut rate = 0.5;
+    for _ in 0..steps {
+        energy *= rate;
+        for _ in 0..2 {
+            rate = 0.5 * rate + 0.1;
+        }
+    }
+    let mut history = Vec::new();
+    let mut level = 1.0;
+    for _ in 0..steps {
+        energy += level * x;
+        history.push(level);
+        level = history.iter().sum::<f64>() * 0.5;
+    }
+    energy
+}
+
+#[test]
+fn data_written_inside_a_data_loop_is_read_as_it_was() {
+    let _adjoint_code = __cooled_adjoint;
+    for steps in 0..5 {
+        let x = 0.7;
+        // Closed form: energy = x² Π rates + x Σ levels.
+        let (mut prod, mut rate) = (1.0, 0.5);
+        for _ in 0..steps {
+            prod *= rate;
+            rate = 0.5 * (0.5 * rate + 0.1) + 0.1;
+        }
+        let (mut sum, mut level, mut hist) = (0.0, 1.0, 0.0);
+        for _ in 0..steps {
+            sum += level;
+            hist += level;
+            level = hist * 0.5;
+        }
+        let (v, g) = cooled_grad(x, steps);
+        assert_eq!(v, cooled(x, steps));
+        assert!(
+            (g[0] - (2.0 * x * prod + sum)).abs() < 1e-14,
+            "steps {steps}: {g:?}"
+        );
+        assert_close(&g, &__cooled_grad_tape(x, steps).1, 1e-15);
+    }
+}

@@ -60,6 +60,9 @@ pub struct Built {
     /// The path of each live body's `_grad`, when the macro's debug output could be read
     /// (one verdict per live body, in order).
     pub paths: Option<BTreeMap<String, GradPath>>,
+    /// Live bodies whose `_hessian`/`_hvp` come from the core form, and the reasons of
+    /// the others (the macro's debug lines).
+    pub second: (usize, Vec<String>),
     /// Bodies that did not, with their first error.
     pub failed: BTreeMap<String, CompileFailure>,
     /// Errors no body could be blamed for (the batch was given up).
@@ -90,6 +93,11 @@ impl Builder {
             std::fs::copy(self.root.join("Cargo.lock"), &lock)?;
         }
         std::fs::write(src.join("harness.rs"), include_str!("harness.rs"))?;
+        std::fs::create_dir_all(src.join("harness"))?;
+        std::fs::write(
+            src.join("harness").join("second.rs"),
+            include_str!("harness/second.rs"),
+        )?;
         for b in bodies.iter().filter(|b| live.contains(&b.id.as_str())) {
             std::fs::write(src.join(format!("{}.rs", b.id)), &b.text)?;
         }
@@ -106,6 +114,7 @@ impl Builder {
             .env("CARGO_TARGET_DIR", &self.target)
             .env("CARGO_BUILD_JOBS", self.jobs.to_string())
             .env("FAZANG_MACRO_DEBUG", "1")
+            .env("FAZANG_HESSIAN_TWIN", "1")
             .current_dir(&self.dir)
             .stderr(Stdio::piped())
             .output()?;
@@ -152,6 +161,7 @@ impl Builder {
                 return Ok(Built {
                     live: Vec::new(),
                     paths: None,
+                    second: (0, Vec::new()),
                     failed,
                     unblamed: diags,
                 });
@@ -170,6 +180,7 @@ impl Builder {
         Ok(Built {
             live,
             paths,
+            second: second_orders(&stderr),
             failed,
             unblamed: Vec::new(),
         })
@@ -270,6 +281,24 @@ pub fn verdicts(stderr: &str, live: &[String]) -> Option<BTreeMap<String, GradPa
         })
         .collect();
     (found.len() == live.len()).then(|| live.iter().cloned().zip(found).collect())
+}
+
+/// How many bodies' `f` have second derivatives from the core form, and why the others
+/// run the generic body (`#[differentiate] f: second order ..` lines).
+pub fn second_orders(stderr: &str) -> (usize, Vec<String>) {
+    let mut core = 0;
+    let mut generic = Vec::new();
+    for l in stderr.lines() {
+        let Some(rest) = l.trim().strip_prefix("#[differentiate] f: second order ") else {
+            continue;
+        };
+        if rest == "from the core form" {
+            core += 1;
+        } else if let Some(why) = rest.strip_prefix("on the generic body") {
+            generic.push(why.trim_start_matches(';').trim().to_string());
+        }
+    }
+    (core, generic)
 }
 
 /// `START\tid\tindex` as `(id, index)`.

@@ -142,7 +142,9 @@ fn check_fn(body: &Body, points: usize, twin: bool) -> String {
         .map(Param::flat_len)
         .sum();
     s.push_str("pub fn check(h: &mut crate::harness::Harness) {\n");
-    s.push_str("    use crate::harness::{GradOutcome, JvpOutcome, Outcome};\n");
+    s.push_str(
+        "    use crate::harness::{GradOutcome, HessOutcome, HvpOutcome, JvpOutcome, Outcome};\n",
+    );
     let _ = writeln!(s, "    for _ in 0..{points} {{");
     let _ = writeln!(s, "        let p = h.vec({n});");
     let mut args = Vec::new();
@@ -171,6 +173,15 @@ fn check_fn(body: &Body, points: usize, twin: bool) -> String {
             "jvp_f",
             "|p: &[f64], dir: &[f64]| ad::f_jvp({a}, dir).jvp_outcome()",
         ),
+        ("hess_f", "|p: &[f64]| ad::f_hessian({a}).hess_outcome()"),
+        (
+            "hvp_f",
+            "|p: &[f64], dir: &[f64]| ad::f_hvp({a}, dir).hvp_outcome()",
+        ),
+        (
+            "twin_f",
+            "|p: &[f64]| ad::__f_hessian_generic({a}).hess_outcome()",
+        ),
     ];
     for (name, code) in closures {
         if name != "tape_f" || twin {
@@ -182,9 +193,10 @@ fn check_fn(body: &Body, points: usize, twin: bool) -> String {
     s.push_str(
         "            plain: &plain_f,\n            ad: &ad_f,\n            grad: &grad_f,\n",
     );
-    let _ = writeln!(
-        s,
-        "            tape: {tape},\n            jvp: &jvp_f,\n        }};"
+    let _ = writeln!(s, "            tape: {tape},\n            jvp: &jvp_f,");
+    s.push_str(
+        "            second: Some(crate::harness::Second { hessian: &hess_f, hvp: &hvp_f, \
+         twin: &twin_f }),\n        };\n",
     );
     s.push_str("        h.point(&p, &fns);\n    }\n}\n");
     s

@@ -15,7 +15,10 @@
 //! - `_grad` with the tape twin, value and every partial, to rounding (`paths`): the
 //!   adjoint code against the tape, at every point, smooth or not;
 //! - `_jvp` along each unit vector with the reverse-mode partials (`jvp`: forward mode
-//!   disagrees with `_grad` and with the tape twin), and its value with the primal.
+//!   disagrees with `_grad` and with the tape twin), and its value with the primal;
+//! - for scalar results, `_hessian` (tangent of the adjoint code where the macro wrote
+//!   it) against finite differences of the tape twin's gradient, the generic body's
+//!   Hessian on forward scalars, and `_hvp` along each unit vector ([`second`]).
 //!
 //! Results are printed one line each (`START`, `FAIL`, `BODY`), read by the driver.
 
@@ -141,6 +144,51 @@ impl JvpOutcome for Result<(f64, f64), String> {
     }
 }
 
+/// `_hessian` over the flattened active inputs: value, flattened gradient, rows.
+pub type HessFn<'a> = dyn Fn(&[f64]) -> Result<Hess, String> + 'a;
+
+/// A value, a gradient and a Hessian.
+pub type Hess = (f64, Vec<f64>, Vec<Vec<f64>>);
+
+/// `_hvp` over the flattened active inputs and a direction: value and H v.
+pub type HvpFn<'a> = dyn Fn(&[f64], &[f64]) -> Result<(f64, Vec<f64>), String> + 'a;
+
+/// What `_hessian` returns, whatever the gradient's shape, in or out of `Result`.
+pub trait HessOutcome {
+    /// Value, flattened gradient and rows, or the body's `Err` message.
+    fn hess_outcome(self) -> Result<Hess, String>;
+}
+
+impl<G: Flatten> HessOutcome for (f64, G, Vec<Vec<f64>>) {
+    fn hess_outcome(self) -> Result<Hess, String> {
+        Ok((self.0, vec_of(self.1), self.2))
+    }
+}
+
+impl<G: Flatten> HessOutcome for Result<(f64, G, Vec<Vec<f64>>), String> {
+    fn hess_outcome(self) -> Result<Hess, String> {
+        self.map(|(v, g, h)| (v, vec_of(g), h))
+    }
+}
+
+/// What `_hvp` returns, in or out of `Result`.
+pub trait HvpOutcome {
+    /// Value and H v, or the body's `Err` message.
+    fn hvp_outcome(self) -> Result<(f64, Vec<f64>), String>;
+}
+
+impl HvpOutcome for (f64, Vec<f64>) {
+    fn hvp_outcome(self) -> Result<(f64, Vec<f64>), String> {
+        Ok(self)
+    }
+}
+
+impl HvpOutcome for Result<(f64, Vec<f64>), String> {
+    fn hvp_outcome(self) -> Result<(f64, Vec<f64>), String> {
+        self
+    }
+}
+
 /// The versions of one body a point compares, over the flattened active inputs.
 pub struct Fns<'a> {
     /// The function without the attribute.
@@ -153,6 +201,19 @@ pub struct Fns<'a> {
     pub tape: Option<&'a GradFn<'a>>,
     /// `_jvp`.
     pub jvp: &'a JvpFn<'a>,
+    /// `_hessian`, `_hvp` and the generic body's Hessian (hidden
+    /// `__f_hessian_generic`), for bodies with a scalar result.
+    pub second: Option<Second<'a>>,
+}
+
+/// The second-order items of a body.
+pub struct Second<'a> {
+    /// `_hessian`.
+    pub hessian: &'a HessFn<'a>,
+    /// `_hvp`.
+    pub hvp: &'a HvpFn<'a>,
+    /// The generic body's Hessian on forward scalars (another path).
+    pub twin: &'a HessFn<'a>,
 }
 
 /// A body's name and its generated `check` function.
@@ -169,6 +230,8 @@ pub struct Harness {
     paths: usize,
     /// Directional derivatives of `_jvp` compared with the reverse-mode partials.
     jvps: usize,
+    /// Hessian entries compared with finite differences of the tape's gradient.
+    hessians: usize,
     failed: bool,
 }
 
@@ -192,6 +255,7 @@ impl Harness {
             nonfinite: 0,
             paths: 0,
             jvps: 0,
+            hessians: 0,
             failed: false,
         }
     }
@@ -279,6 +343,10 @@ impl Harness {
             return;
         }
         self.compare_partials(p, f.plain, &g);
+        if let Some(s) = &f.second {
+            let grad = f.tape.unwrap_or(f.grad);
+            second::check(self, p, value, &g, grad, s);
+        }
     }
 
     /// The two paths of `_grad`, adjoint code and tape, agree to rounding: the same
@@ -384,13 +452,14 @@ impl Harness {
     /// Print the body's summary line.
     pub fn finish(&self) {
         println!(
-            "BODY\t{}\tchecked={}\tskipped={}\tnonfinite={}\tpaths={}\tjvp={}\tfailed={}",
+            "BODY\t{}\tchecked={}\tskipped={}\tnonfinite={}\tpaths={}\tjvp={}\thessian={}\tfailed={}",
             self.body,
             self.checked,
             self.skipped,
             self.nonfinite,
             self.paths,
             self.jvps,
+            self.hessians,
             self.failed
         );
     }
@@ -470,5 +539,6 @@ pub fn run(bodies: &[Check], start: usize, seed: u64) {
     }
 }
 
+mod second;
 #[cfg(test)]
 mod tests;

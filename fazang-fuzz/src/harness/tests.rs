@@ -69,6 +69,7 @@ fn kinds(grad: &GradFn<'_>, tape: Option<&GradFn<'_>>, jvp: &JvpFn<'_>) -> Vec<S
         grad,
         tape,
         jvp,
+        second: None,
     };
     let out = catch_kinds(|| h.point(&[0.3, 0.4], &f));
     assert_eq!(h.failed, !out.is_empty());
@@ -98,6 +99,7 @@ fn a_wrong_gradient_is_reported() {
         grad: &smooth_grad,
         tape: Some(&smooth_grad),
         jvp: &smooth_jvp,
+        second: None,
     };
     h.point(&[0.3, 0.4], &f);
     assert_eq!((h.checked, h.paths, h.jvps), (2, 1, 2));
@@ -133,4 +135,61 @@ fn forward_mode_is_compared_with_reverse_mode() {
     assert_eq!(kinds(&smooth_grad, None, &value), ["jvp-value"]);
     // With no twin, forward mode is compared with `_grad` alone.
     assert!(kinds(&smooth_grad, None, &smooth_jvp).is_empty());
+}
+
+/// The exact Hessian of `smooth`.
+fn smooth_hessian(p: &[f64]) -> Result<Hess, String> {
+    let (v, g) = smooth_grad(p)?;
+    let (c, s) = ((p[0] * p[1]).cos(), (p[0] * p[1]).sin());
+    let h01 = c - p[0] * p[1] * s;
+    let h = vec![
+        vec![-p[1] * p[1] * s, h01],
+        vec![h01, -p[0] * p[0] * s + 3.0 * p[1].exp()],
+    ];
+    Ok((v, g, h))
+}
+
+fn smooth_hvp(p: &[f64], d: &[f64]) -> Result<(f64, Vec<f64>), String> {
+    let (v, _, h) = smooth_hessian(p)?;
+    Ok((v, h.iter().map(|r| r[0] * d[0] + r[1] * d[1]).collect()))
+}
+
+fn second_kinds(hessian: &HessFn<'_>, hvp: &HvpFn<'_>, twin: &HessFn<'_>) -> (Vec<String>, usize) {
+    let mut h = Harness::new("t", 1);
+    let f = Fns {
+        plain: &smooth,
+        ad: &smooth,
+        grad: &smooth_grad,
+        tape: Some(&smooth_grad),
+        jvp: &smooth_jvp,
+        second: Some(Second { hessian, hvp, twin }),
+    };
+    let out = catch_kinds(|| h.point(&[0.3, 0.4], &f));
+    (out, h.hessians)
+}
+
+#[test]
+fn second_order_items_are_compared_with_finite_differences_and_each_other() {
+    let (k, n) = second_kinds(&smooth_hessian, &smooth_hvp, &smooth_hessian);
+    assert!(k.is_empty(), "{k:?}");
+    assert_eq!(n, 4, "both triangles");
+    // One entry off by 1e-4: finite differences of the gradient and the other path see
+    // it; `_hvp` (right) disagrees with the wrong column.
+    let off = |p: &[f64]| {
+        let (v, g, mut h) = smooth_hessian(p)?;
+        h[1][0] *= 1.0 + 1e-4;
+        Ok((v, g, h))
+    };
+    let (k, _) = second_kinds(&off, &smooth_hvp, &smooth_hessian);
+    for want in ["hessian-paths", "hvp", "hessian"] {
+        assert!(k.contains(&want.to_string()), "{want}: {k:?}");
+    }
+    // A disagreement below the finite differences' reach: the other path sees it.
+    let tiny = |p: &[f64]| {
+        let (v, g, mut h) = smooth_hessian(p)?;
+        h[1][1] *= 1.0 + 1e-7;
+        Ok((v, g, h))
+    };
+    let (k, _) = second_kinds(&smooth_hessian, &smooth_hvp, &tiny);
+    assert_eq!(k, ["hessian-paths"]);
 }

@@ -33,6 +33,18 @@ const KINDS: &[(&str, &[&str])] = &[
         "_jvp disagreeing with reverse mode",
         &["jvp", "jvp-value", "jvp-panic"],
     ),
+    (
+        "_hessian/_hvp disagreeing (FD of gradient, generic body)",
+        &[
+            "hessian",
+            "hessian-paths",
+            "hessian-value",
+            "hessian-shape",
+            "hessian-panic",
+            "hvp",
+            "hvp-panic",
+        ],
+    ),
     ("plain function panicked (generator bug)", &["plain-panic"]),
 ];
 
@@ -70,6 +82,10 @@ pub struct Report {
     crashed: Vec<String>,
     ran: usize,
     points: [usize; 3],
+    /// Hessian entries checked against finite differences of the gradient.
+    hessians: usize,
+    /// Bodies with second derivatives from the core form; the others by reason.
+    second: (usize, BTreeMap<String, usize>),
     unverified: usize,
     tag_bodies: BTreeMap<String, (usize, usize)>,
     fams: BTreeMap<Family, FamStats>,
@@ -110,9 +126,14 @@ impl Report {
         let Built {
             live,
             paths,
+            second,
             failed,
             unblamed,
         } = built;
+        self.second.0 += second.0;
+        for why in second.1 {
+            *self.second.1.entry(why).or_default() += 1;
+        }
         self.bodies += bodies.len();
         self.batch_errors.extend(unblamed);
         for b in bodies {
@@ -209,6 +230,7 @@ impl Report {
                     self.points[0] += c;
                     self.points[1] += n("skipped");
                     self.points[2] += n("nonfinite");
+                    self.hessians += n("hessian");
                     self.unverified += (c == 0) as usize;
                     let (paths, jvps) = (n("paths"), n("jvp"));
                     let fam = self.fam(bodies, id);
@@ -252,6 +274,21 @@ impl Report {
             "partials checked: {}, skipped as not smooth: {}, points not finite: {}, bodies with no partial checked: {}",
             self.points[0], self.points[1], self.points[2], self.unverified
         );
+        println!(
+            "Hessian entries checked against finite differences of the gradient: {}",
+            self.hessians
+        );
+        let others: usize = self.second.1.values().sum();
+        println!(
+            "_hessian/_hvp from the core form (tangent of the adjoint code): {} of {}",
+            self.second.0,
+            self.second.0 + others
+        );
+        let mut reasons: Vec<_> = self.second.1.iter().collect();
+        reasons.sort_by_key(|(_, n)| std::cmp::Reverse(**n));
+        for (why, n) in reasons.iter().take(4) {
+            println!("    {n:4} on the generic body: {}", truncate(why, 100));
+        }
         for (label, kinds) in KINDS {
             println!("{:<41}{}", format!("{label}:"), self.count(kinds));
         }

@@ -20,7 +20,7 @@ fn buffer(p: &Param) -> Ident {
 }
 
 /// The type of an active parameter's gradient buffer.
-fn buffer_type(p: &Param) -> TokenStream {
+pub(super) fn buffer_type(p: &Param) -> TokenStream {
     match &p.kind {
         ParamKind::Scalar => quote!(&mut f64),
         ParamKind::Nested { shape, .. } => match shape {

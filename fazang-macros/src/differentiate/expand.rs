@@ -108,8 +108,16 @@ pub fn generic_fn(
         None => body,
     };
     let (attrs, vis) = (m.func.attrs, m.func.vis);
+    // Generated derivatives need not call the function (adjoint and tangent code are
+    // their own functions): one that is only differentiated is not dead code.
+    let live = if m.has_siblings() {
+        quote!(#[allow(dead_code)])
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #(#attrs)*
+        #live
         #vis #sig #body
     }
 }

@@ -14,18 +14,57 @@ use syn::Ident;
 
 /// `name_jvp`, and for scalar results `name_hessian` and `name_hvp`. Nothing for a
 /// function with an active nalgebra or ndarray parameter (seeded only by `name_grad`).
-pub fn higher(m: &Model) -> TokenStream {
+///
+/// Where the core form gives tangent code (and the tangent of the adjoint code), the items
+/// run it (`tangent_items.rs`); otherwise the generic body on forward scalars.
+pub fn higher(m: &Model, a: &super::expand::Analysed) -> TokenStream {
     if !m.has_siblings()
         || m.active()
             .any(|p| matches!(p.kind, ParamKind::Container { .. }))
     {
         return TokenStream::new();
     }
-    let jvp = jvp_fn(m);
+    let g = super::tangent_items::generic(m, a);
+    let jvp = match &g {
+        Some(g) => super::tangent_items::tangent_items(m, g),
+        None => jvp_fn(m),
+    };
     match m.ret {
         Some(ResultKind::Scalar | ResultKind::ResultScalar) => {
-            let (h, hv) = (hessian_fn(m), hvp_fn(m));
-            quote!(#jvp #h #hv)
+            // `FAZANG_HESSIAN_TWIN=1` (the fuzzer): the generic body's Hessian beside the
+            // generated one, hidden, so that the two can be compared.
+            let twin = if std::env::var_os("FAZANG_HESSIAN_TWIN").is_some() {
+                hessian_fn(m, &format_ident!("__{}_hessian_generic", m.name()))
+            } else {
+                TokenStream::new()
+            };
+            let second = g
+                .as_ref()
+                .and_then(|g| super::tangent_items::second_items(m, g));
+            if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
+                let why = match (&a.adjoint, &second) {
+                    (_, Some(_)) => String::new(),
+                    (Some(Ok(adj)), None) => match &adj.generic {
+                        Err(e) => format!("; the core form over dual numbers lacks {e}"),
+                        Ok(_) => "; no tangent code".into(),
+                    },
+                    _ => "; no adjoint code".into(),
+                };
+                let path = if second.is_some() {
+                    "from the core form"
+                } else {
+                    "on the generic body"
+                };
+                eprintln!("#[differentiate] {}: second order {path}{why}", m.name());
+            }
+            match second {
+                Some(second) => quote!(#jvp #second #twin),
+                None => {
+                    let hname = format_ident!("{}_hessian", m.name());
+                    let (h, hv) = (hessian_fn(m, &hname), hvp_fn(m));
+                    quote!(#jvp #h #hv #twin)
+                }
+            }
         }
         _ => jvp,
     }
@@ -184,7 +223,7 @@ fn hvp_fn(m: &Model) -> TokenStream {
 
 /// The gradient of a Hessian session in `name_grad`'s shape: `[f64; K]` if every active
 /// parameter is an `f64`, the one parameter's shape, or a tuple of shapes.
-fn shaped_gradient(m: &Model) -> (TokenStream, TokenStream) {
+pub(super) fn shaped_gradient(m: &Model) -> (TokenStream, TokenStream) {
     let active: Vec<&Param> = m.active().collect();
     let shaped = active.iter().map(|p| {
         let r = param_ref(p);
@@ -205,9 +244,8 @@ fn shaped_gradient(m: &Model) -> (TokenStream, TokenStream) {
     }
 }
 
-fn hessian_fn(m: &Model) -> TokenStream {
+fn hessian_fn(m: &Model, hname: &Ident) -> TokenStream {
     let name = m.name();
-    let hname = format_ident!("{}_hessian", name);
     let (n, out) = (count(m), checked_call(m));
     let seeds = seeds(m, &format_ident!("__fz_pass"));
     let session = |mode: TokenStream| {
@@ -256,7 +294,7 @@ fn hessian_fn(m: &Model) -> TokenStream {
     let ty = quote!((f64, #gty, ::std::vec::Vec<::std::vec::Vec<f64>>));
     item(
         m,
-        &hname,
+        hname,
         [doc1, doc2],
         TokenStream::new(),
         ret_type(m, ty),

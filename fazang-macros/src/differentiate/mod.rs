@@ -10,6 +10,7 @@ mod expand;
 mod higher;
 mod items;
 mod siblings;
+mod tangent_items;
 mod valid;
 
 use crate::util::{with_item, Ctxt};
@@ -81,7 +82,7 @@ fn function(
     let analysed = expand::analyse(m, callees);
     let primal = expand::generic_fn(cx, m, (&s, &lt), &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
-    let higher = higher::higher(m);
+    let higher = higher::higher(m, &analysed);
     quote::quote! {
         #primal
         #derived

@@ -157,6 +157,16 @@ fn gradient(m: &Model) -> (TokenStream, TokenStream, String) {
 
 /// Parameters of the generated functions: the original ones, without `mut` bindings.
 pub(super) fn wrapper_inputs(m: &Model) -> TokenStream {
+    let recv = wrapper_receiver(m);
+    let inputs = m.params.iter().map(|p| {
+        let (x, ty) = (&p.ident, p.ty);
+        quote!(#x: #ty)
+    });
+    quote!(#recv #(#inputs),*)
+}
+
+/// The receiver of a method as the wrappers take it (`&self,`), or nothing.
+pub(super) fn wrapper_receiver(m: &Model) -> TokenStream {
     let recv = m.receiver().map(|r| {
         let (and, lt, mutability, slf) = (
             r.reference.as_ref().map(|(a, _)| a),
@@ -170,11 +180,7 @@ pub(super) fn wrapper_inputs(m: &Model) -> TokenStream {
             quote!(#slf,)
         }
     });
-    let inputs = m.params.iter().map(|p| {
-        let (x, ty) = (&p.ident, p.ty);
-        quote!(#x: #ty)
-    });
-    quote!(#recv #(#inputs),*)
+    quote!(#recv)
 }
 
 /// Attributes that must follow the function to its generated siblings: `cfg`, and lint

@@ -342,11 +342,37 @@ pub fn adjoint(
         lower::Unsupported::new(format!("{e} (a bug of #[differentiate], please report it)"))
     })?;
     let body = print::adjoint_body(&f, &facts).map_err(lower::Unsupported::new)?;
-    Ok(Adjoint { body })
+    // The same core form over dual numbers, where every parameter is a float or an array.
+    let plain = f.params.iter().all(|p| {
+        matches!(
+            p.shape,
+            ParamShape::Scalar | ParamShape::Seq { .. } | ParamShape::Data
+        )
+    });
+    let (generic, tangent) = if plain {
+        (
+            print::generic_adjoint_body(&f, &facts),
+            print::tangent_body(&f, &facts),
+        )
+    } else {
+        let why = || Err("a registered struct parameter".to_string());
+        (why(), why())
+    };
+    Ok(Adjoint {
+        body,
+        generic,
+        tangent,
+    })
 }
 
 /// A function's adjoint code.
 pub struct Adjoint {
     /// The body of `__name_adjoint(params.., seed, grads..)`.
     pub body: TokenStream,
+    /// The body of `__name_adjoint_t::<T>(params.., seed, grads..)`, both sweeps over a
+    /// scalar `T` (`_hvp`, `_hessian`), or why there is none.
+    pub generic: Result<TokenStream, String>,
+    /// The body of `__name_tangent::<T>(params..)`, the forward sweep over `T` (`_jvp`),
+    /// or why there is none.
+    pub tangent: Result<TokenStream, String>,
 }

@@ -292,6 +292,24 @@ pub fn lane<const K: usize>(v: f64, i: usize) -> Dual<f64, [f64; K]> {
     Dual { re: v, eps }
 }
 
+/// [`lane`] over any scalar: the input of a call by lanes in code over dual numbers (the
+/// tangent of the adjoint code), a dual number whose lanes are dual numbers.
+///
+/// ```
+/// use fazang::Dual;
+/// let x = fazang::__private::lane_t::<2, Dual<f64, f64>>(Dual::new(1.5, 1.0), 0);
+/// assert_eq!((x.re.re, x.re.eps, x.eps[0].re, x.eps[1].re), (1.5, 1.0, 1.0, 0.0));
+/// ```
+#[inline(always)]
+pub fn lane_t<const K: usize, T: crate::Real>(v: T, i: usize) -> Dual<T, [T; K]>
+where
+    [T; K]: crate::forward::Tangent<T>,
+{
+    let mut eps = [T::from(0.0); K];
+    eps[i] = T::from(1.0);
+    Dual { re: v, eps }
+}
+
 /// A call differentiated on the tape, once: `f` receives the inputs `xs` as variables;
 /// returns its value and writes its gradient with respect to `xs` into `g`. A
 /// differentiated function called so records one node with the partials of its own

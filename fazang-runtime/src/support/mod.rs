@@ -10,6 +10,7 @@
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
 //! - `outputs`: vector results, flattened for `_jacobian`;
+//! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
 //! - `catalogue`: [`ELEMENTARY`], every elementary function, for the test that holds the
@@ -29,6 +30,7 @@ pub(crate) mod jvp_hessian;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
+mod tangent_code;
 
 use crate::math::slice::Mix;
 use crate::tape::scope::NestedScope;
@@ -44,7 +46,7 @@ pub use crate::support::adjoint::{
 };
 pub use crate::support::calls::{
     check_copy_len, check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count,
-    clear_adjoint, from_vars, lane, lanes_out, nth, span, span_inclusive, step_count, taped_call,
+    clear_adjoint, from_vars, lane, lane_t, lanes_out, nth, span, span_inclusive, step_count, taped_call,
     taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
     windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
 };
@@ -57,6 +59,12 @@ pub use num_traits::Float;
 pub use crate::support::jvp_hessian::{
     jvp_scalar, jvp_vector, Direction, Flatten, Forward, HessianMode, HessianPass, HessianSession,
     Hvp, Reverse, Seed, FORWARD_HESSIAN_MAX,
+};
+
+// For the tangent code and the tangent of the adjoint code (generic over the scalar).
+pub use crate::support::tangent_code::{
+    flat_duals, lift_vec, nonzero, val, vals, AdjointScalar, HessianLanes, RestoreArray, TStacks,
+    TangentSeed, Vals,
 };
 
 // For #[deriv_rule] functions and structs.

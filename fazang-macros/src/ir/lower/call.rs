@@ -724,10 +724,22 @@ impl<'a> Lower<'a> {
             Val::Seq(s) if active => CallArg::Slice(self.windowed(s)),
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 let i = self.ident(d).clone();
+                // What the analysis knows of its type: floats or arrays of them take the
+                // callee's scalar (`&data` borrowed, arrays passed by value).
+                let floats =
+                    |x: &Abs| matches!(x, Abs::Seq(e) if matches!(e.deref(), Abs::Float(_)));
+                let seen = match self.abs(a).deref() {
+                    Abs::Ref(x) if floats(x) => Some(DataArg::FloatSlice),
+                    x if floats(x) && matches!(a.peel().kind, MKind::Reference { .. }) => {
+                        Some(DataArg::FloatSlice)
+                    }
+                    x if floats(x) => Some(DataArg::Pass),
+                    _ => None,
+                };
                 let sh = shape(if call_result {
                     DataArg::Pass
                 } else {
-                    DataArg::Other
+                    seen.unwrap_or(DataArg::Other)
                 });
                 // A float parameter given data the macro could not type (maybe borrowed).
                 let t = match sh {

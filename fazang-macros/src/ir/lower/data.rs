@@ -12,7 +12,34 @@ impl Lower<'_> {
     /// Whether `e` is data through and through: no active value in it, and no
     /// `return`, `break` or `continue` leaving it.
     pub fn pure_data(&self, e: &MExpr) -> bool {
-        !self.any_active(e) && !escapes(e, 0)
+        !self.any_active(e) && !escapes(e, 0) && !self.writes_outer(e)
+    }
+
+    /// Whether `e` may write a local bound before it (`k = 0.5 * k` inside a loop, `&mut
+    /// k`, `v.push(..)`): printed as one data statement, that write would be invisible to
+    /// the analyses (the reverse sweep would read the new value where it needs the old),
+    /// so such an expression is lowered statement by statement instead.
+    fn writes_outer(&self, e: &MExpr) -> bool {
+        let outer = |x: &MExpr| match &place_root(x).kind {
+            MKind::Local(id, _) => self.env[*id].is_some(),
+            _ => false,
+        };
+        let mut found = false;
+        crate::model::visit::each_expr(e, &mut |x| match &x.kind {
+            MKind::Assign(place, _) if outer(place) => found = true,
+            MKind::Binary(op, place, _) if super::stmt::is_compound(op) && outer(place) => {
+                found = true
+            }
+            MKind::Reference {
+                mutable: true,
+                expr,
+            } if outer(expr) => found = true,
+            MKind::MethodCall(m) if outer(&m.receiver) && mutating(&m.method.to_string()) => {
+                found = true
+            }
+            _ => {}
+        });
+        found
     }
 
     fn any_active(&self, e: &MExpr) -> bool {
@@ -470,4 +497,56 @@ impl Lower<'_> {
             _ => false,
         }
     }
+}
+
+/// The local (or other root) a place expression writes into: `x` of `x[i].f`, `*x`.
+fn place_root(e: &MExpr) -> &MExpr {
+    match &e.peel().kind {
+        MKind::Index(b, _) | MKind::Field(b, _) => place_root(b),
+        MKind::Unary(syn::UnOp::Deref(_), b) => place_root(b),
+        _ => e.peel(),
+    }
+}
+
+/// Methods of std's collections and iterators that write through `&mut self`.
+fn mutating(name: &str) -> bool {
+    name.ends_with("_mut")
+        || matches!(
+            name,
+            "push"
+                | "pop"
+                | "insert"
+                | "remove"
+                | "clear"
+                | "sort"
+                | "sort_by"
+                | "sort_by_key"
+                | "sort_unstable"
+                | "sort_unstable_by"
+                | "sort_unstable_by_key"
+                | "swap"
+                | "reverse"
+                | "extend"
+                | "extend_from_slice"
+                | "truncate"
+                | "retain"
+                | "dedup"
+                | "fill"
+                | "next"
+                | "next_back"
+                | "nth"
+                | "drain"
+                | "append"
+                | "resize"
+                | "split_off"
+                | "copy_from_slice"
+                | "clone_from_slice"
+                | "rotate_left"
+                | "rotate_right"
+                | "push_str"
+                | "take"
+                | "replace"
+                | "get_or_insert"
+                | "entry"
+        )
 }

@@ -58,17 +58,24 @@ impl Printer<'_> {
         for a in &c.args {
             match a {
                 CallArg::Scalar(op) => {
-                    let (t, x) = (self.tmp("l"), self.op(op));
-                    pre.push(quote!(let #t = ::fazang::__private::lane::<#k>(#x, #lane);));
+                    let (t, x, l) = (self.tmp("l"), self.fop(op), self.lane_fn(k));
+                    pre.push(quote!(let #t = #l(#x, #lane);));
                     args.push(quote!(#t));
                     lane += 1;
                 }
                 CallArg::InOut(v) => {
-                    let (t, x) = (self.tmp("l"), self.name(*v));
-                    pre.push(quote!(let mut #t = ::fazang::__private::lane::<#k>(#x, #lane);));
+                    let (t, x, l) = (self.tmp("l"), self.name(*v), self.lane_fn(k));
+                    pre.push(quote!(let mut #t = #l(#x, #lane);));
                     args.push(quote!(&mut #t));
                     inouts.push((*v, t));
                     lane += 1;
+                }
+                CallArg::Data(t, reads, shape) if self.generic => {
+                    // Data is constant: in code over dual numbers, a float reads values.
+                    let sh = self.shadow_reads(reads);
+                    let t = &t.0;
+                    let t = TokenStreamEq(quote!({ #sh #t }));
+                    args.push(self.data_arg(c, &t, *shape, &quote!()))
                 }
                 CallArg::Data(t, _, shape) => {
                     args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Dual<f64, [f64; #k]>)))
@@ -344,13 +351,14 @@ impl Printer<'_> {
                 _ => None,
             }))
             .collect();
+        let (sc, zero) = (self.sc(), self.zero());
         for v in &out_vars {
             let g = self.tmp("g");
             if self.facts.active[*v] {
                 let a = self.adj(*v);
-                take.push(quote!(let #g: f64 = #a; #a = 0.0;));
+                take.push(quote!(let #g: #sc = #a; #a = #zero;));
             } else {
-                take.push(quote!(let #g: f64 = 0.0;));
+                take.push(quote!(let #g: #sc = #zero;));
             }
             outs.push(g);
         }
@@ -523,5 +531,31 @@ impl Printer<'_> {
         }
         let body = self.rev_vector(c, quote!(#ga), vn, jn);
         quote!({ #(#take)* #body })
+    }
+}
+
+impl Printer<'_> {
+    /// Whether code over dual numbers can print this call: by lanes, with a float result
+    /// (lanes of dual numbers); a recording on the tape gives only first derivatives.
+    pub fn generic_call(&self, c: &Call) -> bool {
+        // Data arguments read values (their floats are constants); a borrowed array cannot
+        // be read so: it must not be one code over dual numbers holds as dual numbers.
+        let data_ok = c.args.iter().all(|a| match a {
+            CallArg::Data(_, reads, _) => reads.iter().all(|v| {
+                !self.scalar_root(*v) || !matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
+            }),
+            _ => true,
+        });
+        c.how == CallHow::Lanes && c.out_array.is_none() && c.result_array.is_none() && data_ok
+    }
+
+    /// The function making a lane input: `lane::<K>` on `f64`, `lane_t::<K, T>` on the
+    /// generic scalar.
+    fn lane_fn(&self, k: usize) -> TokenStream {
+        if self.generic {
+            quote!(::fazang::__private::lane_t::<#k, __FzT>)
+        } else {
+            quote!(::fazang::__private::lane::<#k>)
+        }
     }
 }

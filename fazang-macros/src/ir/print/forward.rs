@@ -30,21 +30,34 @@ impl Printer<'_> {
                 let (d, r) = (self.name(*dst), self.rhs(rhs));
                 quote!(#save #d = #r;)
             }
-            Stmt::Data { dst, expr, .. } => {
-                let (d, e) = (self.name(*dst), &expr.0);
+            Stmt::Data {
+                dst, expr, reads, ..
+            } => {
+                let (d, e) = (self.name(*dst), self.data_expr(*dst, expr, reads)?);
                 if self.f.vars[*dst].kind == Kind::Data(DataKind::Other) {
                     quote!(#[allow(unused_mut)] let mut #d = #e;)
                 } else {
                     quote!(#save #d = #e;)
                 }
             }
-            Stmt::Effect { tokens, .. } => tokens.0.clone(),
+            Stmt::Effect { tokens, reads } => {
+                let t = &tokens.0;
+                let sh = self.shadow_reads(reads);
+                if sh.is_empty() {
+                    t.clone()
+                } else if mentions_let(t) || assigns(t) {
+                    // Its bindings are read later: they cannot live in a block.
+                    return Err("a `let` reading active values in code over dual numbers".into());
+                } else {
+                    quote!({ #sh #t })
+                }
+            }
             Stmt::Load { dst, place } => {
-                let (d, p) = (self.name(*dst), self.place(place, false));
+                let (d, p) = (self.name(*dst), self.load(place));
                 quote!(#save #d = #p;)
             }
             Stmt::Store { place, src } => {
-                let (p, x) = (self.place(place, false), self.op(src));
+                let (p, x) = (self.place(place, false), self.fop(src));
                 quote!(#p = #x;)
             }
             Stmt::Alloc { dst, init } => {
@@ -52,7 +65,7 @@ impl Printer<'_> {
                 quote!(#save #d = #i;)
             }
             Stmt::Push { dst, src } => {
-                let (d, x) = (self.name(*dst), self.op(src));
+                let (d, x) = (self.name(*dst), self.fop(src));
                 quote!(#d.push(#x);)
             }
             Stmt::If { cond, then, els } => {
@@ -108,35 +121,73 @@ impl Printer<'_> {
                     }
                 }
             }
+            Stmt::Call(c) if self.generic && !self.generic_call(c) => {
+                return Err(
+                    "a call on the tape or with a vector result in code over dual numbers".into(),
+                )
+            }
             Stmt::Call(c) => self.fwd_call(s, c)?,
         })
     }
 
+    /// A data expression's value (generic code: it reads values, and a float result is
+    /// made the scalar).
+    fn data_expr(&self, dst: V, expr: &TokenStreamEq, reads: &[V]) -> Result<TokenStream, String> {
+        let e = &expr.0;
+        if !self.generic {
+            return Ok(e.clone());
+        }
+        let sh = self.shadow_reads(reads);
+        if !sh.is_empty() && assigns(e) {
+            // A write to an active value through a data expression would land on the
+            // shadowing copy.
+            return Err("a data expression writing to floats in code over dual numbers".into());
+        }
+        let v = quote!({ #sh #e });
+        Ok(if self.f.vars[dst].kind == Kind::F64 {
+            self.lit(v)
+        } else {
+            v
+        })
+    }
+
+    /// An element read (from a data parameter in generic code: made the scalar).
+    fn load(&self, place: &Place) -> TokenStream {
+        let p = self.place(place, false);
+        if self.scalar_root(place.root) {
+            p
+        } else {
+            self.lit(p)
+        }
+    }
+
     /// The same statement without its saves (recomputed in the reverse sweep).
-    pub fn recompute(&self, s: &Stmt) -> TokenStream {
-        match s {
+    pub fn recompute(&self, s: &Stmt) -> Result<TokenStream, String> {
+        Ok(match s {
             Stmt::Set { dst, rhs } => {
                 let (d, r) = (self.name(*dst), self.rhs(rhs));
                 quote!(#d = #r;)
             }
-            Stmt::Data { dst, expr, .. } => {
-                let (d, e) = (self.name(*dst), &expr.0);
+            Stmt::Data {
+                dst, expr, reads, ..
+            } => {
+                let (d, e) = (self.name(*dst), self.data_expr(*dst, expr, reads)?);
                 quote!(#d = #e;)
             }
             Stmt::Load { dst, place } => {
-                let (d, p) = (self.name(*dst), self.place(place, false));
+                let (d, p) = (self.name(*dst), self.load(place));
                 quote!(#d = #p;)
             }
             _ => quote!(),
-        }
+        })
     }
 
     /// One operation on `f64`, exactly as the primal computes it (fazang's `Real` on `f64`).
     pub fn rhs(&self, r: &Rhs) -> TokenStream {
         match r {
-            Rhs::Copy(a) => self.op(a),
+            Rhs::Copy(a) => self.fop(a),
             Rhs::Neg(a) => {
-                let a = self.op(a);
+                let a = self.fop(a);
                 quote!(-#a)
             }
             Rhs::Add(a, b) => self.bin(a, quote!(+), b),
@@ -146,18 +197,30 @@ impl Printer<'_> {
             Rhs::Rem(a, b) => self.bin(a, quote!(%), b),
             Rhs::Fun(f, ops) => {
                 let name = format_ident!("{}", f.name);
-                let args: Vec<TokenStream> = ops.iter().map(|o| self.op(o)).collect();
+                let sc = self.sc();
+                // `powi`'s exponent is an integer.
+                let args: Vec<TokenStream> = ops
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| {
+                        if f.name == "powi" && i == 1 {
+                            self.op(o)
+                        } else {
+                            self.fop(o)
+                        }
+                    })
+                    .collect();
                 if f.name == "val" {
                     let a = &args[0];
-                    return quote!(<f64 as ::fazang::Real>::val(&#a));
+                    return self.lit(quote!(<#sc as ::fazang::Real>::val(&#a)));
                 }
-                quote!(<f64 as ::fazang::Real>::#name(#(#args),*))
+                quote!(<#sc as ::fazang::Real>::#name(#(#args),*))
             }
         }
     }
 
     fn bin(&self, a: &Op, op: TokenStream, b: &Op) -> TokenStream {
-        let (a, b) = (self.op(a), self.op(b));
+        let (a, b) = (self.fop(a), self.fop(b));
         quote!(#a #op #b)
     }
 
@@ -165,17 +228,27 @@ impl Printer<'_> {
     fn init(&self, i: &Init) -> TokenStream {
         match i {
             Init::Repeat(x, n, form) => {
-                let (x, n) = (self.op(x), self.op(n));
+                let (x, n) = (self.fop(x), self.op(n));
                 match form {
                     ArrayForm::Vec => quote!(::std::vec![#x; #n]),
                     ArrayForm::Fixed => quote!([#x; #n]),
                 }
             }
             Init::List(xs, form) => {
-                let xs: Vec<TokenStream> = xs.iter().map(|x| self.op(x)).collect();
+                let xs: Vec<TokenStream> = xs.iter().map(|x| self.fop(x)).collect();
                 match form {
                     ArrayForm::Vec => quote!(::std::vec![#(#xs),*]),
                     ArrayForm::Fixed => quote!([#(#xs),*]),
+                }
+            }
+            Init::CopyOf(p, w) if !self.scalar_root(p.root) => {
+                let p = self.place(p, false);
+                match w {
+                    None => quote!(::fazang::__private::lift_vec::<__FzT>(&#p[..])),
+                    Some((o, n)) => {
+                        let (o, n) = (self.op(o), self.op(n));
+                        quote!(::fazang::__private::lift_vec::<__FzT>(&#p[#o..#o + #n]))
+                    }
                 }
             }
             Init::CopyOf(p, w) => {
@@ -191,4 +264,39 @@ impl Printer<'_> {
             Init::Empty => quote!(::std::vec::Vec::new()),
         }
     }
+}
+
+/// Whether a statement starts with `let`.
+fn mentions_let(t: &TokenStream) -> bool {
+    matches!(t.clone().into_iter().next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "let")
+}
+
+/// Whether tokens may write to a variable: `mut` (`&mut x`, `let mut`), or an `=` that is
+/// not part of `==`, `!=`, `<=`, `>=` or `=>`.
+fn assigns(t: &TokenStream) -> bool {
+    use proc_macro2::{Spacing, TokenTree};
+    let toks: Vec<TokenTree> = t.clone().into_iter().collect();
+    for (i, tt) in toks.iter().enumerate() {
+        match tt {
+            TokenTree::Ident(id) if id == "mut" => return true,
+            TokenTree::Group(g) if assigns(&g.stream()) => return true,
+            TokenTree::Punct(p) if p.as_char() == '=' => {
+                let prev = i.checked_sub(1).and_then(|j| match &toks[j] {
+                    TokenTree::Punct(q) if q.spacing() == Spacing::Joint => Some(q.as_char()),
+                    _ => None,
+                });
+                let next = match toks.get(i + 1) {
+                    Some(TokenTree::Punct(q)) if p.spacing() == Spacing::Joint => Some(q.as_char()),
+                    _ => None,
+                };
+                let comparison =
+                    matches!(prev, Some('=' | '!' | '<' | '>')) || matches!(next, Some('=' | '>'));
+                if !comparison {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }

@@ -22,6 +22,11 @@ pub struct Printer<'a> {
     /// Per active parameter's variable: the gradient buffer it accumulates into directly.
     pub buffers: Vec<Option<Ident>>,
     fresh: std::cell::Cell<usize>,
+    /// The code's scalar is the type parameter `__FzT` (an `AdjointScalar`: `f64` or dual
+    /// numbers) instead of `f64`: the tangent code and the tangent of the adjoint code.
+    pub generic: bool,
+    /// Only the forward sweep, keeping nothing (tangent code).
+    pub forward_only: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -37,7 +42,80 @@ impl<'a> Printer<'a> {
             facts,
             buffers,
             fresh: std::cell::Cell::new(0),
+            generic: false,
+            forward_only: false,
         }
+    }
+
+    /// The code's scalar type.
+    pub fn sc(&self) -> TokenStream {
+        if self.generic {
+            quote!(__FzT)
+        } else {
+            quote!(f64)
+        }
+    }
+
+    /// The scalar's zero.
+    pub fn zero(&self) -> TokenStream {
+        self.lit(quote!(0.0))
+    }
+
+    /// An `f64` expression as the scalar.
+    pub fn lit(&self, t: TokenStream) -> TokenStream {
+        if self.generic {
+            quote!(<__FzT as ::core::convert::From<f64>>::from(#t))
+        } else {
+            t
+        }
+    }
+
+    /// A scalar expression as `f64` (a decision taken on values).
+    pub fn value_of(&self, t: TokenStream) -> TokenStream {
+        if self.generic {
+            quote!(::fazang::__private::val(#t))
+        } else {
+            t
+        }
+    }
+
+    /// A float operand: a constant is made the scalar.
+    pub fn fop(&self, o: &Op) -> TokenStream {
+        match o {
+            Op::Const(t) if self.generic => self.lit(t.0.clone()),
+            _ => self.op(o),
+        }
+    }
+
+    /// Whether the floats under a root are the scalar (locals, active parameters) rather
+    /// than `f64` (data parameters).
+    pub fn scalar_root(&self, root: V) -> bool {
+        !self.generic
+            || !self.f.params.iter().any(|p| {
+                p.var == root && !p.active && !p.copied && self.f.vars[root].kind != Kind::F64
+            })
+    }
+
+    /// Data reads of `reads` shadowed by their values (generic code: a data expression
+    /// sees `f64`s, as in the primal).
+    pub fn shadow_reads(&self, reads: &[V]) -> TokenStream {
+        if !self.generic {
+            return quote!();
+        }
+        let out = reads
+            .iter()
+            .filter(|v| self.scalar_root(**v))
+            .filter_map(|v| {
+                let n = self.name(*v);
+                match self.f.vars[*v].kind {
+                    Kind::F64 => Some(quote!(let #n = ::fazang::__private::val(#n);)),
+                    Kind::Array | Kind::ParamSeq => {
+                        Some(quote!(let #n = { use ::fazang::__private::Vals as _; #n.vals() };))
+                    }
+                    Kind::Data(_) => None,
+                }
+            });
+        quote!(#(#out)*)
     }
 
     pub fn name(&self, v: V) -> &Ident {
@@ -93,7 +171,7 @@ impl<'a> Printer<'a> {
     }
 
     pub fn saves(&self, s: &Stmt, v: V) -> bool {
-        self.facts.saves.contains(&(super::analysis::key(s), v))
+        !self.forward_only && self.facts.saves.contains(&(super::analysis::key(s), v))
     }
 
     /// `push` of `v`'s current value.
@@ -131,7 +209,47 @@ pub fn grad_buffer(p: &Param) -> Ident {
 
 /// The body of `__name_adjoint`: both sweeps; `Err` for what cannot be printed.
 pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
-    let p = Printer::new(f, facts);
+    body(Printer::new(f, facts))
+}
+
+/// The body of `__name_adjoint_t::<__FzT>`: both sweeps over the scalar `__FzT` (with
+/// dual numbers, the tangent of the adjoint code).
+pub fn generic_adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
+    let mut p = Printer::new(f, facts);
+    p.generic = true;
+    body(p)
+}
+
+/// The body of `__name_tangent::<__FzT>`: the forward sweep alone over `__FzT`, keeping
+/// nothing (with dual numbers, tangent code); returns the result.
+pub fn tangent_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
+    let mut p = Printer::new(f, facts);
+    p.generic = true;
+    p.forward_only = true;
+    let decls = p.declarations()?;
+    let fwd = p.forward(&f.body)?;
+    let value = match f.ret_array {
+        None => {
+            let ret = p.name(f.ret);
+            quote!(#ret)
+        }
+        Some(arr) => {
+            let n = p.name(arr);
+            quote!(::fazang::__private::to_local(&#n))
+        }
+    };
+    let items = &f.items;
+    Ok(quote! {
+        #(#items)*
+        #decls
+        #fwd
+        #value
+    })
+}
+
+fn body(p: Printer) -> Result<TokenStream, String> {
+    let (f, facts) = (p.f, p.facts);
+    let sc = p.sc();
     let decls = p.declarations()?;
     let fwd = p.forward(&f.body)?;
     let ret = p.name(f.ret);
@@ -146,7 +264,7 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
             } else {
                 quote!()
             };
-            (quote!(let __fz_value: f64 = #ret;), seed)
+            (quote!(let __fz_value: #sc = #ret;), seed)
         }
         Some(arr) => {
             // A vector result: `__fz_seed` holds the adjoint of each entry.
@@ -161,16 +279,18 @@ pub fn adjoint_body(f: &Func, facts: &Facts) -> Result<TokenStream, String> {
                 quote!()
             };
             (
-                quote!(let __fz_value: ::std::vec::Vec<f64> = ::fazang::__private::to_local(&#n);),
+                quote!(let __fz_value: ::std::vec::Vec<#sc> = ::fazang::__private::to_local(&#n);),
                 seed,
             )
         }
     };
     // The per-thread stacks are fetched only by code that keeps something on them.
-    let stack = if mentions(&fwd, "__fz_st") || mentions(&rev, "__fz_st") {
-        quote!(let mut __fz_st = ::fazang::__private::stacks();)
-    } else {
+    let stack = if !mentions(&fwd, "__fz_st") && !mentions(&rev, "__fz_st") {
         quote!()
+    } else if p.generic {
+        quote!(let mut __fz_st = ::fazang::__private::TStacks::<__FzT>::new();)
+    } else {
+        quote!(let mut __fz_st = ::fazang::__private::stacks();)
     };
     let items = &f.items;
     Ok(quote! {
@@ -231,13 +351,26 @@ impl Printer<'_> {
         let mut out = Vec::new();
         for p in &self.f.params {
             let (n, x) = (self.name(p.var), &p.ident);
+            let kind = self.f.vars[p.var].kind;
+            // Generic code: data floats are made the scalar where they are copied.
+            let lift = self.generic && !p.active;
             if p.copied {
-                out.push(match (&p.shape, self.f.vars[p.var].kind) {
+                out.push(match (&p.shape, kind) {
+                    (ParamShape::Seq { .. }, Kind::Array) if lift => {
+                        quote!(let mut #n = ::fazang::__private::lift_vec::<__FzT>(&#x[..]);)
+                    }
                     (ParamShape::Seq { .. }, Kind::Array) => {
                         quote!(let mut #n = ::fazang::__private::to_local(&#x);)
                     }
+                    (_, Kind::F64) if lift => {
+                        let l = self.lit(quote!(#x));
+                        quote!(let mut #n: __FzT = #l;)
+                    }
                     _ => quote!(let mut #n = #x;),
                 });
+            } else if lift && kind == Kind::F64 {
+                let l = self.lit(quote!(#x));
+                out.push(quote!(let #n: __FzT = #l;));
             }
         }
         let params: HashSet<V> = self.f.params.iter().map(|p| p.var).collect();
@@ -246,8 +379,9 @@ impl Printer<'_> {
                 continue;
             }
             let n = &var.ident;
+            let (sc, zero) = (self.sc(), self.zero());
             out.push(match var.kind {
-                Kind::F64 => quote!(let mut #n: f64 = 0.0;),
+                Kind::F64 => quote!(let mut #n: #sc = #zero;),
                 Kind::Data(DataKind::Bool) => quote!(let mut #n: bool = false;),
                 Kind::Data(DataKind::Int) => {
                     quote!(let mut #n = ::core::default::Default::default();)
@@ -272,12 +406,12 @@ impl Printer<'_> {
         });
         match init {
             Some(Init::Repeat(_, len, ArrayForm::Fixed)) => {
-                let len = self.op(&len);
-                quote!(let mut #n = [0.0f64; #len];)
+                let (len, sc, zero) = (self.op(&len), self.sc(), self.zero());
+                quote!(let mut #n: [#sc; #len] = [#zero; #len];)
             }
             Some(Init::List(xs, ArrayForm::Fixed)) => {
-                let len = xs.len();
-                quote!(let mut #n = [0.0f64; #len];)
+                let (len, sc, zero) = (xs.len(), self.sc(), self.zero());
+                quote!(let mut #n: [#sc; #len] = [#zero; #len];)
             }
             _ => quote!(let mut #n = ::std::vec::Vec::new();),
         }
@@ -291,8 +425,9 @@ impl Printer<'_> {
                 continue;
             }
             let (a, n) = (self.adj(v), &var.ident);
+            let (sc, zero) = (self.sc(), self.zero());
             out.push(match var.kind {
-                Kind::F64 => quote!(let mut #a: f64 = 0.0;),
+                Kind::F64 => quote!(let mut #a: #sc = #zero;),
                 _ => quote!(let mut #a = ::fazang::__private::zeros_like(&#n);),
             });
         }

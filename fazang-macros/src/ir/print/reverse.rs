@@ -34,37 +34,43 @@ impl Printer<'_> {
     fn rev_stmt(&self, s: &Stmt) -> Result<TokenStream, String> {
         let restore = self.restores(s);
         let active = self.facts.stmt_active(s);
+        let (sc, zero) = (self.sc(), self.zero());
         Ok(match s {
             Stmt::Set { dst, rhs } if active => {
                 let (a, g) = (self.adj(*dst), self.tmp("g"));
                 let prop = self.partials(*dst, rhs, &g);
-                quote!({ let #g: f64 = #a; #a = 0.0; #prop #restore })
+                quote!({ let #g: #sc = #a; #a = #zero; #prop #restore })
             }
             Stmt::Load { dst, place } if active => {
                 let (a, p) = (self.adj(*dst), self.place(place, true));
-                quote!({ #p += #a; #a = 0.0; #restore })
+                quote!({ #p += #a; #a = #zero; #restore })
             }
             Stmt::Store { place, src } if active => {
                 let (p, g) = (self.place(place, true), self.tmp("g"));
                 let add = self.add_to(src, quote!(#g));
-                quote!({ let #g: f64 = #p; #p = 0.0; #add })
+                quote!({ let #g: #sc = #p; #p = #zero; #add })
             }
             Stmt::Alloc { dst, init } if active => self.rev_alloc(s, *dst, init),
             Stmt::Push { dst, src } if active => {
                 let (a, g) = (self.adj(*dst), self.tmp("g"));
                 let add = self.add_to(src, quote!(#g));
-                quote!({ let #g: f64 = #a.pop().unwrap_or(0.0); #add })
+                quote!({ let #g: #sc = #a.pop().unwrap_or(#zero); #add })
+            }
+            Stmt::Call(c) if self.generic && !self.generic_call(c) => {
+                return Err(
+                    "a call on the tape or with a vector result in code over dual numbers".into(),
+                )
             }
             Stmt::Call(c) => self.rev_call(s, c, active)?,
             // A data value given to a variable that is active elsewhere: its adjoint
             // before this point is that of another value.
             Stmt::Data { dst, .. } if self.facts.active[*dst] => {
                 let a = self.adj(*dst);
-                quote!({ #a = 0.0; #restore })
+                quote!({ #a = #zero; #restore })
             }
             Stmt::If { cond, then, els } if self.work(s) => {
                 let (c, t, e) = (self.name(*cond), self.reverse(then)?, self.reverse(els)?);
-                let (rt, re) = (self.recomputed(then), self.recomputed(els));
+                let (rt, re) = (self.recomputed(then)?, self.recomputed(els)?);
                 quote!(if #c { #rt #t } else { #re #e })
             }
             Stmt::For {
@@ -78,7 +84,7 @@ impl Printer<'_> {
                     Some(e) => self.name(e.trips),
                     None => self.name(*count),
                 };
-                let (re, b) = (self.recomputed(body), self.reverse(body)?);
+                let (re, b) = (self.recomputed(body)?, self.reverse(body)?);
                 let restore = match exit {
                     Some(e) if self.saves(s, e.trips) => self.pop(e.trips),
                     _ => quote!(),
@@ -87,7 +93,7 @@ impl Printer<'_> {
             }
             Stmt::Loop { body, exit } if self.work(s) => {
                 let n = self.name(exit.trips);
-                let (re, b) = (self.recomputed(body), self.reverse(body)?);
+                let (re, b) = (self.recomputed(body)?, self.reverse(body)?);
                 let restore = if self.saves(s, exit.trips) {
                     self.pop(exit.trips)
                 } else {
@@ -102,13 +108,14 @@ impl Printer<'_> {
     }
 
     /// The statements of a loop body computed again at the start of its reverse.
-    fn recomputed(&self, body: &[Stmt]) -> TokenStream {
-        let out: Vec<TokenStream> = body
-            .iter()
-            .filter(|s| self.facts.remat.contains(&super::super::analysis::key(s)))
-            .map(|s| self.recompute(s))
-            .collect();
-        quote!(#(#out)*)
+    fn recomputed(&self, body: &[Stmt]) -> Result<TokenStream, String> {
+        let mut out = Vec::new();
+        for s in body {
+            if self.facts.remat.contains(&super::super::analysis::key(s)) {
+                out.push(self.recompute(s)?);
+            }
+        }
+        Ok(quote!(#(#out)*))
     }
 
     /// `adj(op) += g` if the operand is active.
@@ -138,7 +145,7 @@ impl Printer<'_> {
                 quote!(#x #y)
             }
             Rhs::Mul(a, b) => {
-                let (av, bv) = (self.op(a), self.op(b));
+                let (av, bv) = (self.fop(a), self.fop(b));
                 let x = if act(a) {
                     self.add_to(a, quote!(#g * #bv))
                 } else {
@@ -156,15 +163,16 @@ impl Printer<'_> {
             Rhs::Div(a, b) => {
                 // d(a/b) = da / b - (a/b) db / b: one reciprocal (loop-invariant divisors
                 // leave the loop with it).
-                let bv = self.op(b);
+                let (bv, sc, one) = (self.fop(b), self.sc(), self.lit(quote!(1.0)));
                 let r = self.tmp("r");
                 let x = self.add_to(a, quote!(#g * #r));
                 let y = self.add_to(b, quote!(-(#g * #v * #r)));
-                nonzero(g, quote!(let #r: f64 = 1.0 / #bv; #x #y))
+                self.nonzero(g, quote!(let #r: #sc = #one / #bv; #x #y))
             }
             Rhs::Rem(a, b) => {
-                let (av, bv) = (self.op(a), self.op(b));
-                self.pair(a, b, quote!(::fazang::__private::d2::rem(#av, #bv, #v)), g)
+                let (av, bv) = (self.fop(a), self.fop(b));
+                let p = self.on_values("rem", &[av, bv, quote!(#v)]);
+                self.pair(a, b, p, g)
             }
             Rhs::Fun(f, ops) => self.fun_partials(f, ops, v, g),
         }
@@ -172,10 +180,10 @@ impl Printer<'_> {
 
     /// `(dx, dy) = partials`, each into its operand.
     fn pair(&self, a: &Op, b: &Op, partials: TokenStream, g: &Ident) -> TokenStream {
-        let (da, db) = (self.tmp("d"), self.tmp("d"));
+        let (da, db, sc) = (self.tmp("d"), self.tmp("d"), self.sc());
         let x = self.add_to(a, quote!(#g * #da));
         let y = self.add_to(b, quote!(#g * #db));
-        nonzero(g, quote!(let (#da, #db): (f64, f64) = #partials; #x #y))
+        self.nonzero(g, quote!(let (#da, #db): (#sc, #sc) = #partials; #x #y))
     }
 
     fn fun_partials(
@@ -186,23 +194,30 @@ impl Printer<'_> {
         g: &Ident,
     ) -> TokenStream {
         let name = format_ident!("{}", f.name);
-        let x = self.op(&ops[0]);
+        let x = self.fop(&ops[0]);
         match f.deriv {
             Deriv::Unary(needs) => {
                 // What the derivative does not read is passed as NaN: were the catalogue
                 // wrong about it, the result would be NaN, never a wrong number.
+                let nan = self.lit(quote!(f64::NAN));
                 let (xa, va) = match needs {
-                    Needs::X => (x.clone(), quote!(f64::NAN)),
-                    Needs::V => (quote!(f64::NAN), quote!(#v)),
+                    Needs::X => (x.clone(), nan),
+                    Needs::V => (nan, quote!(#v)),
                     Needs::Both => (x.clone(), quote!(#v)),
                 };
                 let d = quote!(::fazang::__private::d1::#name(#xa, #va));
-                nonzero(g, self.add_to(&ops[0], quote!(#g * #d)))
+                self.nonzero(g, self.add_to(&ops[0], quote!(#g * #d)))
             }
             Deriv::Flat => quote!(),
             Deriv::Binary { with_value } => {
-                let y = self.op(&ops[1]);
-                let p = if with_value {
+                let y = self.fop(&ops[1]);
+                let p = if F64_ONLY.contains(&f.name) {
+                    let mut args = vec![x, y];
+                    if with_value {
+                        args.push(quote!(#v));
+                    }
+                    self.on_values(f.name, &args)
+                } else if with_value {
                     quote!(::fazang::__private::d2::#name(#x, #y, #v))
                 } else {
                     quote!(::fazang::__private::d2::#name(#x, #y))
@@ -214,17 +229,25 @@ impl Printer<'_> {
     }
 
     fn special_partials(&self, name: &str, ops: &[Op], v: &Ident, g: &Ident) -> TokenStream {
-        let x = self.op(&ops[0]);
+        let x = self.fop(&ops[0]);
         match name {
+            "powi" if self.generic => {
+                let n = self.op(&ops[1]);
+                self.nonzero(
+                    g,
+                    self.add_to(&ops[0], quote!(#g * ::fazang::__private::d2::powi(#x, #n))),
+                )
+            }
             "powi" => {
                 let n = self.op(&ops[1]);
-                nonzero(
+                self.nonzero(
                     g,
                     self.add_to(&ops[0], quote!(#g * ::fazang::__private::d_powi(#x, #n))),
                 )
             }
             "max" | "min" => {
-                let y = self.op(&ops[1]);
+                let y = self.value_of(self.fop(&ops[1]));
+                let x = self.value_of(x);
                 let pick = format_ident!("{}_picks_first", name);
                 let (a, b) = (
                     self.add_to(&ops[0], quote!(#g)),
@@ -233,15 +256,18 @@ impl Printer<'_> {
                 quote!(if ::fazang::__private::d2::#pick(#x, #y) { #a } else { #b })
             }
             "mul_add" => {
-                let (y, z) = (self.op(&ops[1]), self.op(&ops[2]));
-                let _ = z;
+                let y = self.fop(&ops[1]);
                 let a = self.add_to(&ops[0], quote!(#g * #y));
                 let b = self.add_to(&ops[1], quote!(#g * #x));
                 let c = self.add_to(&ops[2], quote!(#g));
-                nonzero(g, quote!(#a #b #c))
+                self.nonzero(g, quote!(#a #b #c))
             }
             "clamp" => {
-                let (lo, hi) = (self.op(&ops[1]), self.op(&ops[2]));
+                let (lo, hi) = (
+                    self.value_of(self.fop(&ops[1])),
+                    self.value_of(self.fop(&ops[2])),
+                );
+                let x = self.value_of(x);
                 let (a, b, c) = (
                     self.add_to(&ops[0], quote!(#g)),
                     self.add_to(&ops[1], quote!(#g)),
@@ -257,13 +283,9 @@ impl Printer<'_> {
                 quote!(#a #b)
             }
             "rem_euclid" => {
-                let y = self.op(&ops[1]);
-                self.pair(
-                    &ops[0],
-                    &ops[1],
-                    quote!(::fazang::__private::d2::rem(#x, #y, #v)),
-                    g,
-                )
+                let y = self.fop(&ops[1]);
+                let p = self.on_values("rem", &[x, y, quote!(#v)]);
+                self.pair(&ops[0], &ops[1], p, g)
             }
             _ => quote!(::core::unreachable!();),
         }
@@ -275,7 +297,11 @@ impl Printer<'_> {
         let a = self.adj(dst);
         let prop = match init {
             Init::Repeat(x, _, _) => {
-                let add = self.add_to(x, quote!(#a.iter().sum::<f64>()));
+                let zero = self.zero();
+                let add = self.add_to(
+                    x,
+                    quote!(#a.iter().fold(#zero, |__fz_s, __fz_x| __fz_s + *__fz_x)),
+                );
                 quote!(#add)
             }
             Init::List(xs, _) => {
@@ -313,11 +339,33 @@ impl Printer<'_> {
     }
 }
 
-/// Propagate only a non-zero adjoint (as the tape's sweep: a value the result does not
-/// depend on may have infinite or NaN partials).
-fn nonzero(g: &Ident, body: TokenStream) -> TokenStream {
-    if body.is_empty() {
-        return body;
+/// Binary derivatives of the table that take `f64`s only: their partials are piecewise
+/// constant, so generic code computes them on values (their own derivatives are zero).
+const F64_ONLY: &[&str] = &["copysign", "rem", "div"];
+
+impl Printer<'_> {
+    /// Propagate only a non-zero adjoint (as the tape's sweep: a value the result does
+    /// not depend on may have infinite or NaN partials; a dual adjoint is zero when its
+    /// value and every lane are).
+    fn nonzero(&self, g: &Ident, body: TokenStream) -> TokenStream {
+        if body.is_empty() {
+            return body;
+        }
+        if self.generic {
+            quote!(if ::fazang::__private::nonzero(&#g) { #body })
+        } else {
+            quote!(if #g != 0.0 { #body })
+        }
     }
-    quote!(if #g != 0.0 { #body })
+
+    /// `d2::name(args)` of a piecewise constant partial: on values in generic code.
+    fn on_values(&self, name: &str, args: &[TokenStream]) -> TokenStream {
+        let name = format_ident!("{}", name);
+        if !self.generic {
+            return quote!(::fazang::__private::d2::#name(#(#args),*));
+        }
+        let vals = args.iter().map(|a| self.value_of(a.clone()));
+        let (l0, l1) = (self.lit(quote!(__fz_p.0)), self.lit(quote!(__fz_p.1)));
+        quote!({ let __fz_p = ::fazang::__private::d2::#name(#(#vals),*); (#l0, #l1) })
+    }
 }
