@@ -334,10 +334,13 @@ fn scalar_type(ty: &Type, kind: &ParamKind, s: &Ident) -> Type {
     if let ParamKind::Struct = kind {
         return parse_quote!(<#ty as ::fazang::__private::Composite>::Of<#s>);
     }
-    let mut ty = replace_f64(ty, s);
-    // `beta: &'static [f64]`: the siblings lend the generic function active copies made
-    // on the spot, which live for the call, not for `'static`. The primal still accepts
-    // what it did (a `'static` borrow is a borrow).
+    borrowed_for_the_call(replace_f64(ty, s))
+}
+
+/// `&'static [S]` made `&[S]`: the siblings lend a generic item active copies of a
+/// parameter (`beta: &'static [f64]`) made on the spot, which live for the call, not for
+/// `'static`. The primal still accepts what it did (a `'static` borrow is a borrow).
+pub fn borrowed_for_the_call(mut ty: Type) -> Type {
     if let Type::Reference(r) = &mut ty {
         if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") {
             r.lifetime = None;

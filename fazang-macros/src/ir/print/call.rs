@@ -542,7 +542,8 @@ impl Printer<'_> {
         // be read so: it must not be one code over dual numbers holds as dual numbers.
         let data_ok = c.args.iter().all(|a| match a {
             CallArg::Data(_, reads, _) => reads.iter().all(|v| {
-                !self.scalar_root(*v) || !matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
+                !self.scalar_root(*v)
+                    || !matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
             }),
             _ => true,
         });
