@@ -39,6 +39,9 @@ pub struct Error {
     pub at_attribute: bool,
 }
 
+/// The errors of a check, by mutant id, and those no mutant's file explains (rendered).
+pub type Checked = (BTreeMap<String, Vec<Error>>, Vec<String>);
+
 /// Paths of a batch.
 pub struct Batch {
     pub dir: PathBuf,
@@ -98,7 +101,7 @@ impl Batch {
         &self,
         units: &[Unit],
         user: &BTreeMap<String, std::collections::HashSet<String>>,
-    ) -> std::io::Result<(BTreeMap<String, Vec<Error>>, Vec<String>)> {
+    ) -> std::io::Result<Checked> {
         self.write(units)?;
         let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["check", "--message-format=json", "--quiet"])
