@@ -46,9 +46,10 @@ pub use crate::support::adjoint::{
 };
 pub use crate::support::calls::{
     check_copy_len, check_grad_len, check_range, check_same_len, chunks_count, chunks_exact_count,
-    clear_adjoint, from_vars, lane, lane_t, lanes_out, nth, span, span_inclusive, step_count, taped_call,
-    taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64, to_index, to_local,
-    windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex, ToLocal,
+    clear_adjoint, from_vars, lane, lane_t, lanes_out, nth, span, span_inclusive, step_count,
+    taped_call, taped_call_result, taped_call_vec, taped_call_vec_result, to_bool, to_f64,
+    to_index, to_local, windows_count, ClearAdjoint, FromVars, RangeInt, ToBool, ToF64, ToIndex,
+    ToLocal,
 };
 pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
