@@ -14,12 +14,16 @@
 //! ```text
 //! cargo run --release -p fazang-fuzz -- --bodies 2000 --seed 7
 //! ```
+//!
+//! `fazang-fuzz messages` ([`messages`]) is another tool: token-level mistakes in the
+//! realistic programs, checked for error messages naming what the user did not write.
 
 mod compile;
 mod emit;
 mod gen;
 #[allow(dead_code)]
 mod harness;
+mod messages;
 mod report;
 
 use report::{Gate, MacroGate, Report};
@@ -44,7 +48,7 @@ struct Options {
 }
 
 const USAGE: &str = "\
-usage: fazang-fuzz [options]
+usage: fazang-fuzz [options]   (or: fazang-fuzz messages --help)
   --bodies N              bodies to generate (200)
   --seed S                seed of the whole run (1)
   --batch N               bodies per generated crate (250)
@@ -205,6 +209,16 @@ fn run(o: &Options) -> std::io::Result<bool> {
 }
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("messages") {
+        return match messages::main(std::env::args().skip(2), workspace_root()) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let o = match parse() {
         Ok(o) => o,
         Err(e) => {

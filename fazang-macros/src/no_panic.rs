@@ -1,7 +1,8 @@
 //! The attributes never panic, whatever they are given: valid items with random types,
 //! attributes and junk mutated in, fed to both expansion functions, must give an error
-//! or an expansion. `FAZANG_MACRO_FUZZ_SEED` and `FAZANG_MACRO_FUZZ_CASES` choose another
-//! run than the fixed one of `cargo test`.
+//! or an expansion, and no error message may name what the user did not write (the
+//! generated scalar `S`, `__private`, a `__fz..` identifier). `FAZANG_MACRO_FUZZ_SEED`
+//! and `FAZANG_MACRO_FUZZ_CASES` choose another run than the fixed one of `cargo test`.
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::quote;
@@ -185,10 +186,79 @@ fn attributes_never_panic() {
         ] {
             let (a, i) = (attr.clone(), item.clone());
             let r = catch_unwind(AssertUnwindSafe(|| f(a, i)));
-            assert!(
-                r.is_ok(),
-                "#[{name}({attr})] panicked on case {case} (seed {seed}):\n{item}"
-            );
+            let Ok(out) = r else {
+                panic!("#[{name}({attr})] panicked on case {case} (seed {seed}):\n{item}");
+            };
+            let wrote_s = mentions_s(&item) || mentions_s(&attr);
+            for msg in messages(out) {
+                assert!(
+                    !speaks_of_generated_code(&msg, wrote_s),
+                    "#[{name}({attr})] on case {case} (seed {seed}) names what the user did \
+                     not write: {msg}\n{item}"
+                );
+            }
         }
     }
+}
+
+/// The texts of the `compile_error!`s of an expansion.
+fn messages(ts: TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut after_compile_error = false;
+    for tt in ts {
+        match tt {
+            TokenTree::Ident(i) => after_compile_error = i == "compile_error",
+            TokenTree::Group(g) if after_compile_error => {
+                out.extend(g.stream().into_iter().find_map(|t| match t {
+                    TokenTree::Literal(l) => Some(l.to_string()),
+                    _ => None,
+                }));
+                after_compile_error = false;
+            }
+            TokenTree::Group(g) => out.extend(messages(g.stream())),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
+    out
+}
+
+fn mentions_s(ts: &TokenStream) -> bool {
+    ts.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == "S",
+        TokenTree::Group(g) => mentions_s(&g.stream()),
+        _ => false,
+    })
+}
+
+/// Whether a message names the generated scalar `S` (when the user wrote none), the hidden
+/// module or a generated `__fz..` identifier.
+fn speaks_of_generated_code(msg: &str, wrote_s: bool) -> bool {
+    let code = msg.split('`').skip(1).step_by(2);
+    let words: Vec<&str> = code
+        .flat_map(|c| c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')))
+        .collect();
+    words
+        .iter()
+        .any(|w| *w == "__private" || w.starts_with("__fz") || w.starts_with("__Fz"))
+        || (!wrote_s && words.contains(&"S"))
+}
+
+#[test]
+fn the_message_check_finds_generated_names() {
+    assert!(speaks_of_generated_code("found `&[S]`", false));
+    assert!(!speaks_of_generated_code("found `&[S]`", true));
+    assert!(speaks_of_generated_code(
+        "`fazang::__private::Seed` is missing",
+        true
+    ));
+    assert!(speaks_of_generated_code(
+        "`__fza_beta` does not live long enough",
+        true
+    ));
+    assert!(!speaks_of_generated_code(
+        "S is a letter; `x` is fine",
+        false
+    ));
+    let out = quote!(fn f() {}, ::core::compile_error! { "no `x`" });
+    assert_eq!(messages(out), ["\"no `x`\""]);
 }

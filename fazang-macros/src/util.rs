@@ -4,6 +4,12 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::Type;
 
+/// The name of the scalar type parameter the attributes make functions and structs
+/// generic over. rustc prints it in type errors of a differentiated body (`expected
+/// `f64`, found type parameter `ActiveF64``, `cannot multiply `f32` by `ActiveF64``), so
+/// it says what the value is: one of the user's `f64`s, made active (differentiated).
+pub const SCALAR: &str = "ActiveF64";
+
 /// Collects every error found while parsing and validating, reported together
 /// (serde_derive's `Ctxt`).
 #[derive(Default)]

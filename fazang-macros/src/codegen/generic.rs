@@ -437,6 +437,20 @@ impl Gen<'_> {
                 quote_spanned!(e.span=> ::fazang::__private::AsF64::to_f64(#inner))
             }
             Abs::Float(true) if to_int => quote_spanned!(e.span=> (#inner).val() as #t),
+            Abs::Seq(_) | Abs::Ref(_) | Abs::Tuple(_) if src.active() => {
+                // rustc would say `casting `&[ActiveF64]` as `f32` is invalid`.
+                let text = crate::types::source_text(&inner);
+                let start = quote_spanned!(e.span=> x);
+                self.cx.error(
+                    quote_spanned!(self.sp=> #start #t),
+                    format!(
+                        "cannot cast `{text}` with `as`: it holds several values (an array, \
+                         slice, vector or tuple of active `f64`s), not one number; cast or \
+                         convert its elements (`{text}[i]`)"
+                    ),
+                );
+                quote_spanned!(self.sp=> #inner as #t)
+            }
             _ => quote_spanned!(self.sp=> #inner as #t),
         }
     }

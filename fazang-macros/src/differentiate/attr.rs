@@ -13,6 +13,15 @@ const JACOBIAN: &str = "jacobian";
 const TAPE: &str = "tape";
 const SPARSE: &str = "sparse";
 
+/// Every option and how it is written, for messages.
+const FORMS: &[(&str, &str)] = &[
+    (WRT, "`wrt(a, b)`"),
+    (GRAD, "`grad = name`"),
+    (JACOBIAN, "`jacobian = name`"),
+    (TAPE, "`tape`"),
+    (SPARSE, "`sparse`"),
+];
+
 #[derive(Default, Clone)]
 pub struct Options {
     /// `wrt(...)`: the only active parameters, when given.
@@ -108,20 +117,49 @@ fn option(cx: &mut Ctxt, options: &mut Options, meta: Meta) {
             "#[differentiate] `sparse` takes no arguments: write `#[differentiate(sparse)]` \
              (it adds `name_hessian_sparse` or `name_jacobian_sparse`)",
         ),
-        _ => {
-            let path = meta.path();
-            let name = quote::ToTokens::to_token_stream(path)
-                .to_string()
-                .replace(' ', "");
-            cx.error(
-                path,
-                format!(
-                    "unknown #[differentiate] option `{name}`; the options are `wrt(a, b)`, \
-                     `grad = name`, `jacobian = name`, `tape` and `sparse`"
-                ),
-            )
+        _ => cx.error(meta.path(), unknown(&meta)),
+    }
+}
+
+/// `unknown #[differentiate] option `speed`; ..`: names the option, says how a known one
+/// is written when it was written otherwise, suggests a near name, lists them all.
+fn unknown(meta: &Meta) -> String {
+    let path = meta.path();
+    let name = quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(' ', "");
+    let all: Vec<&str> = FORMS.iter().map(|(_, f)| *f).collect();
+    let list = format!(
+        "{} and {}",
+        all[..all.len() - 1].join(", "),
+        all[all.len() - 1]
+    );
+    if let Some((_, form)) = FORMS.iter().find(|(n, _)| *n == name) {
+        return format!("#[differentiate] option `{name}` is written {form}");
+    }
+    let near = FORMS
+        .iter()
+        .filter(|(n, _)| distance(n, &name) <= 2)
+        .map(|(_, f)| format!(" (did you mean {f}?)"))
+        .next()
+        .unwrap_or_default();
+    format!("unknown #[differentiate] option `{name}`{near}; the options are {list}")
+}
+
+/// Levenshtein distance, for suggestions.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
         }
     }
+    row[b.len()]
 }
 
 fn set_once<T>(cx: &mut Ctxt, meta: &Meta, slot: &mut Option<T>, value: T) {

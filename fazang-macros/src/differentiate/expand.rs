@@ -21,25 +21,42 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{parse_quote, FnArg, Generics, Ident, ReturnType, Type};
 
-/// `S`, or `S_`, `S__`.. if the function or its impl block already has a generic named so.
+/// [`SCALAR`](crate::util::SCALAR), or the same followed by `_`, `__`.. if the function or
+/// its impl block already has a generic named so.
 pub fn scalar_ident(own: &Generics, outer: Option<&Generics>) -> Ident {
     let taken = |name: &str| {
         own.type_params()
             .chain(outer.into_iter().flat_map(|g| g.type_params()))
             .any(|t| t.ident == name)
     };
-    let mut name = String::from("S");
+    let mut name = String::from(crate::util::SCALAR);
     while taken(&name) {
         name.push('_');
     }
     format_ident!("{}", name)
 }
 
-/// The function made generic over `s`.
+/// A lifetime name for the where-clauses' `for<'a>` binders, free in `generics` (a
+/// binder may not shadow a lifetime in scope). rustc prints it (`&'a f64`), so it is the
+/// plain name a user would write where it can be.
+pub fn free_lifetime(own: &Generics, outer: Option<&Generics>) -> syn::Lifetime {
+    let taken = |n: &str| {
+        own.lifetimes()
+            .chain(outer.into_iter().flat_map(|g| g.lifetimes()))
+            .any(|l| l.lifetime.ident == n)
+    };
+    let name = ('a'..='z')
+        .map(|c| c.to_string())
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| "__fz".to_string());
+    syn::Lifetime::new(&format!("'{name}"), proc_macro2::Span::call_site())
+}
+
+/// The function made generic over `s` (`lt`: the name of its where-clauses' binders).
 pub fn generic_fn(
     cx: &mut Ctxt,
     m: &Model,
-    s: &Ident,
+    (s, lt): (&Ident, &syn::Lifetime),
     a: &Analysed,
     callees: &Callees,
 ) -> TokenStream {
@@ -55,17 +72,17 @@ pub fn generic_fn(
     wc.predicates
         .push(parse_quote!(#s: ::fazang::__private::IntoScalar<#s>));
     wc.predicates.push(parse_quote!(
-        for<'__fz> &'__fz #s: ::fazang::__private::RefOps<#s> + ::fazang::__private::RefScalarOps<#s>
+        for<#lt> &#lt #s: ::fazang::__private::RefOps<#s> + ::fazang::__private::RefScalarOps<#s>
     ));
     wc.predicates
-        .push(parse_quote!(for<'__fz> &'__fz f64: ::fazang::__private::RefOps<#s>));
+        .push(parse_quote!(for<#lt> &#lt f64: ::fazang::__private::RefOps<#s>));
     // The same bounds for `f64` itself, although they always hold: rustc prefers a
     // where-clause when it infers a callee's scalar, so with only the `S` ones a call of
     // another differentiated function on data (`sq(r - mean)`) would be given `S`.
     wc.predicates
         .push(parse_quote!(f64: ::fazang::__private::ScalarOps<f64>));
     wc.predicates
-        .push(parse_quote!(for<'__fz> &'__fz f64: ::fazang::__private::RefOps<f64> + ::fazang::__private::RefScalarOps<f64>));
+        .push(parse_quote!(for<#lt> &#lt f64: ::fazang::__private::RefOps<f64> + ::fazang::__private::RefScalarOps<f64>));
     let typed = sig.inputs.iter_mut().filter_map(|a| match a {
         FnArg::Typed(t) => Some(t),
         FnArg::Receiver(_) => None,
@@ -326,5 +343,17 @@ fn scalar_type(ty: &Type, kind: &ParamKind, s: &Ident) -> Type {
     if let ParamKind::Struct = kind {
         return parse_quote!(<#ty as ::fazang::__private::Composite>::Of<#s>);
     }
-    replace_f64(ty, s)
+    borrowed_for_the_call(replace_f64(ty, s))
+}
+
+/// `&'static [S]` made `&[S]`: the siblings lend a generic item active copies of a
+/// parameter (`beta: &'static [f64]`) made on the spot, which live for the call, not for
+/// `'static`. The primal still accepts what it did (a `'static` borrow is a borrow).
+pub fn borrowed_for_the_call(mut ty: Type) -> Type {
+    if let Type::Reference(r) = &mut ty {
+        if r.lifetime.as_ref().is_some_and(|l| l.ident == "static") {
+            r.lifetime = None;
+        }
+    }
+    ty
 }

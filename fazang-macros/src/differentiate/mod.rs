@@ -27,21 +27,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return with_item(e, item),
     };
     let mut cx = Ctxt::default();
-    let options = attr::parse(&mut cx, attr);
+    // Mistakes in the options alone (an unknown option, a wrong `wrt(..)` name) are
+    // reported, and the function is still expanded without them: code calling it (as
+    // generic, or its `_grad`) then compiles, instead of adding errors that speak of
+    // generated code.
+    let mut soft = Ctxt::default();
+    let options = attr::parse(&mut soft, attr);
     let tokens = match &parsed {
-        Item::Fn(f) => {
-            let place = if is_method(f) {
-                Place::Method
-            } else {
-                Place::Free
-            };
-            let model = Model::new(&mut cx, Func::from(f), place, options);
-            valid::check(&mut cx, &model);
-            // The generics of the impl block around a method are not in sight: the
-            // scalar's name must differ from every `S`-like name the method mentions.
-            let outer = (place == Place::Method).then(|| names_in_sight(f));
-            function(&mut cx, &model, outer.as_ref(), &Default::default())
-        }
+        Item::Fn(f) => free_fn(&mut cx, &mut soft, f, options),
         Item::Mod(m) => items::module(&mut cx, m, options),
         Item::Impl(i) => items::impl_block(&mut cx, i, options),
         other => {
@@ -49,10 +42,42 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             TokenStream::new()
         }
     };
-    match cx.check() {
-        Ok(()) => tokens,
-        Err(e) => with_item(e, item),
+    match (cx.check(), soft.check()) {
+        (Ok(()), Ok(())) => tokens,
+        (Ok(()), Err(e)) => {
+            let errors = e.to_compile_error();
+            quote::quote!(#errors #tokens)
+        }
+        (Err(mut e), soft) => {
+            if let Err(s) = soft {
+                e.combine(s);
+            }
+            with_item(e, item)
+        }
     }
+}
+
+/// `#[differentiate] fn`: its options are checked into `soft`, and a `wrt(..)` naming
+/// no parameter that can be active is dropped.
+fn free_fn(cx: &mut Ctxt, soft: &mut Ctxt, f: &syn::ItemFn, options: attr::Options) -> TokenStream {
+    let place = if is_method(f) {
+        Place::Method
+    } else {
+        Place::Free
+    };
+    let mut model = Model::new(cx, Func::from(f), place, options.clone());
+    if valid::check_options(soft, &model) && model.active().next().is_none() {
+        let options = attr::Options {
+            wrt: None,
+            ..options
+        };
+        model = Model::new(cx, Func::from(f), place, options);
+    }
+    valid::check(cx, &model);
+    // The generics of the impl block around a method are not in sight: the scalar's name
+    // must differ from every `S`-like name the method mentions.
+    let outer = (place == Place::Method).then(|| names_in_sight(f));
+    function(cx, &model, outer.as_ref(), &Default::default())
 }
 
 /// The generic function and its siblings. `outer` holds the generics of an enclosing
@@ -64,8 +89,9 @@ fn function(
     callees: &crate::activity::Callees,
 ) -> TokenStream {
     let s = expand::scalar_ident(&m.func.sig.generics, outer);
+    let lt = expand::free_lifetime(&m.func.sig.generics, outer);
     let analysed = expand::analyse(m, callees);
-    let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
+    let primal = expand::generic_fn(cx, m, (&s, &lt), &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m, &analysed);
     let sparse = sparse::sparse(m);

@@ -26,7 +26,7 @@ pub fn sparse(m: &Model) -> TokenStream {
     }
     match m.ret {
         Some(ResultKind::Scalar | ResultKind::ResultScalar) => hessian_sparse_fn(m),
-        Some(ResultKind::Vector) => jacobian_sparse_fn(m),
+        Some(ResultKind::Vector | ResultKind::Aliased) => jacobian_sparse_fn(m),
         None => TokenStream::new(),
     }
 }

@@ -75,7 +75,7 @@ fn generic_inputs(m: &Model) -> TokenStream {
     let inputs = m.params.iter().map(|p| {
         let x = &p.ident;
         if p.active {
-            let ty = replace_f64(p.ty, &t);
+            let ty = super::expand::borrowed_for_the_call(replace_f64(p.ty, &t));
             quote!(#x: #ty)
         } else {
             let ty = p.ty;

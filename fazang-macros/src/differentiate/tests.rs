@@ -21,8 +21,8 @@ fn expansion_of_fazang_example() {
             }
         },
     );
-    assert!(text.contains("fn normal_lp < S : :: fazang :: Real >"));
-    assert!(text.contains("mu : S , sigma : S) -> S"));
+    assert!(text.contains("fn normal_lp < ActiveF64 : :: fazang :: Real >"));
+    assert!(text.contains("mu : ActiveF64 , sigma : ActiveF64) -> ActiveF64"));
     // `y` is data: it stays a plain f64.
     assert!(text.contains("let y = 1.3 ;"));
     assert!(text.contains("fn normal_lp_grad (mu : f64 , sigma : f64) -> (f64 , [f64 ; 2usize])"));
@@ -46,14 +46,33 @@ fn expansion_converts_data_meeting_active_values() {
             }
         },
     );
-    assert!(text.contains("let mut s = :: fazang :: __private :: lit :: < S > (y [0]) ;"));
-    assert!(text.contains("let mut acc = :: fazang :: __private :: lit :: < S > (k . tanh ()) ;"));
+    assert!(text.contains("let mut s = :: fazang :: __private :: lit :: < ActiveF64 > (y [0]) ;"));
+    assert!(text
+        .contains("let mut acc = :: fazang :: __private :: lit :: < ActiveF64 > (k . tanh ()) ;"));
     assert!(text.contains("let n = x . len () as f64 ;"));
     assert!(!text.contains("compile_error"));
 }
 
 #[test]
 fn errors_keep_the_item() {
+    // A function that cannot be differentiated is kept as written beside the error, so
+    // its callers see the function they wrote.
+    let text = expand(
+        quote!(),
+        quote!(
+            async fn f(x: f64) -> f64 {
+                x
+            }
+        ),
+    );
+    assert!(text.contains("compile_error"));
+    assert!(text.contains("async fn f (x : f64) -> f64"));
+}
+
+#[test]
+fn a_wrong_option_is_reported_and_the_function_still_expanded() {
+    // `bogus` names no option: reported, with the list of options; the function is
+    // differentiated without it, so callers of `f` and `f_grad` get no second error.
     let text = expand(
         quote!(bogus),
         quote!(
@@ -63,7 +82,30 @@ fn errors_keep_the_item() {
         ),
     );
     assert!(text.contains("compile_error"));
-    assert!(text.contains("fn f (x : f64) -> f64"));
+    assert!(text.contains("unknown #[differentiate] option `bogus`"));
+    assert!(text.contains("fn f < ActiveF64"), "{text}");
+    assert!(text.contains("fn f_grad"), "{text}");
+    // A misspelling names the option meant.
+    let text = expand(
+        quote!(wrtt(x)),
+        quote!(
+            fn f(x: f64) -> f64 {
+                x
+            }
+        ),
+    );
+    assert!(text.contains("did you mean `wrt(a, b)`?"), "{text}");
+    // A `wrt(..)` naming no parameter: reported, and every f64 parameter stays active.
+    let text = expand(
+        quote!(wrt(z)),
+        quote!(
+            fn f(x: f64) -> f64 {
+                x
+            }
+        ),
+    );
+    assert!(text.contains("compile_error"));
+    assert!(text.contains("fn f_grad"), "{text}");
 }
 
 #[test]
@@ -86,5 +128,5 @@ fn expansion_of_a_module_converts_data_for_its_functions() {
             }
         },
     );
-    assert!(text.contains("mm (:: fazang :: __private :: lit :: < S > (* s) , params [0])"));
+    assert!(text.contains("mm (:: fazang :: __private :: lit :: < ActiveF64 > (* s) , params [0])"));
 }

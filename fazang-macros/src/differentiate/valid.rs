@@ -12,12 +12,20 @@ pub fn check(cx: &mut Ctxt, m: &Model) {
     check_patterns(cx, m);
     check_receiver(cx, m);
     check_mut_refs(cx, m);
-    check_wrt(cx, m);
     check_some_active(cx, m);
     check_return(cx, m);
     check_struct_result(cx, m);
-    check_renames(cx, m);
     check_sparse(cx, m);
+}
+
+/// The rules of the options of a free function, which do not stop its expansion (see
+/// `differentiate::expand`); whether `wrt(..)` was wrong.
+pub fn check_options(cx: &mut Ctxt, m: &Model) -> bool {
+    let mut wrt = Ctxt::default();
+    check_wrt(&mut wrt, m);
+    let bad = wrt.check().map_err(|e| cx.push(e)).is_err();
+    check_renames(cx, m);
+    bad
 }
 
 /// Whether a function of a `#[differentiate]` module or impl block can be made generic:

@@ -136,7 +136,9 @@ fn generic_partials(f: &RuleFn, ret: RetShape) -> Result<Vec<TokenStream>, Strin
 }
 
 /// The type parameter of the generic partials.
-const GENERIC: &str = "__FzT";
+/// (A method of a local impl: no outer generic is in scope, so it can take the same
+/// name as the function's scalar, which reads as the user's `f64` in messages.)
+const GENERIC: &str = crate::util::SCALAR;
 
 /// The body of a rule whose partials are generic: `apply_rule` evaluates them on the
 /// scalar one derivative order below (on `f64` for `f64` and `Var`), recursively, and
@@ -169,16 +171,17 @@ fn apply_generic(f: &RuleFn, ret_f64: &Type, partials: &[TokenStream], s: &Ident
 }
 
 const GENERIC_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar \
-    `S`. With `f64` arguments this computes the value; with `Var` arguments it also records \
+    `ActiveF64`. With `f64` arguments this computes the value; with `Var` arguments it also records \
     one node on the tape, holding the rule's partial derivatives (the body is not traced). \
     The partials are evaluated on the scalar itself, so Hessians, Taylor series and nested \
     derivatives through this function are exact.";
 
 const PARTIALS_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar \
-    `S`. With `f64` arguments this computes the value; with `Var` arguments it also records \
+    `ActiveF64`. With `f64` arguments this computes the value; with `Var` arguments it also records \
     one node on the tape, holding the rule's partial derivatives (the body is not traced).";
 
-const ADJOINT_DOC: &str = "*Derivative from `#[deriv_rule]`*: generic over the scalar `S`. \
+const ADJOINT_DOC: &str =
+    "*Derivative from `#[deriv_rule]`*: generic over the scalar `ActiveF64`. \
     With `f64` arguments this computes the value; with `Var` arguments it also records the \
     result, whose adjoints are propagated during the backward sweep by";
 

@@ -226,14 +226,14 @@ fn impl_seed(s: &RuleStruct) -> TokenStream {
     let len = len(s);
     quote! {
         impl ::fazang::__private::Seed for #ident<f64> {
-            type Of<__FzT> = #ident<__FzT>;
+            type Of<ActiveF64> = #ident<ActiveF64>;
             fn count(&self) -> usize {
                 #len
             }
-            fn seed<__FzT>(
+            fn seed<ActiveF64>(
                 &self,
-                make: &mut dyn ::core::ops::FnMut(f64) -> __FzT,
-            ) -> #ident<__FzT> {
+                make: &mut dyn ::core::ops::FnMut(f64) -> ActiveF64,
+            ) -> #ident<ActiveF64> {
                 #ident { #(#fields),* }
             }
         }

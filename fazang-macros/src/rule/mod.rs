@@ -78,11 +78,13 @@ mod tests {
         );
         let text = out.to_string();
         println!("{text}");
-        assert!(text.contains("fn foo < S : :: fazang :: Real > (x : S) -> S"));
+        assert!(
+            text.contains("fn foo < ActiveF64 : :: fazang :: Real > (x : ActiveF64) -> ActiveF64")
+        );
         assert!(text
             .contains("impl :: fazang :: __private :: RulePartials < 1usize > for __FzPartials"));
-        assert!(text.contains("lit :: < __FzT > (1.0) + x . sin ()"));
-        assert!(text.contains("apply_rule :: < S , __FzPartials , 1usize >"));
+        assert!(text.contains("lit :: < ActiveF64 > (1.0) + x . sin ()"));
+        assert!(text.contains("apply_rule :: < ActiveF64 , __FzPartials , 1usize >"));
         assert!(!text.contains("compile_error"));
     }
 
@@ -100,7 +102,9 @@ mod tests {
         );
         let text = out.to_string();
         println!("{text}");
-        assert!(text.contains("let x : f64 = < S as :: fazang :: Real > :: val (& __fz_arg_x)"));
+        assert!(
+            text.contains("let x : f64 = < ActiveF64 as :: fazang :: Real > :: val (& __fz_arg_x)")
+        );
         assert!(text.contains(":: from_partials (__fz_value"));
         assert!(text.contains("rule_first_order_only (\"foo\" , \"its partial for `x` is computed on f64 (it calls `helper`)\")"));
     }
@@ -118,9 +122,9 @@ mod tests {
         );
         let text = out.to_string();
         println!("{text}");
-        assert!(text.contains("struct Bar < S = f64 > { x : S , label : String"));
+        assert!(text.contains("struct Bar < ActiveF64 = f64 > { x : ActiveF64 , label : String"));
         assert!(text.contains("impl :: fazang :: __private :: Composite for Bar < f64 >"));
-        assert!(text.contains("CompositeOf < S > for Bar < S >"));
+        assert!(text.contains("CompositeOf < ActiveF64 > for Bar < ActiveF64 >"));
     }
 
     #[test]

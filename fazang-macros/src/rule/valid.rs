@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use syn::{Expr, GenericParam, Ident, Item, Type};
 
 /// The generic scalar the generated code introduces.
-pub const SCALAR: &str = "S";
+pub use crate::util::SCALAR;
 
 /// The differentiable parameter types, for messages.
 const ACTIVE_TYPES: &str = "f64, &[f64], Vec<f64>, &Vec<f64>, [f64; N], or a #[deriv_rule] \
@@ -25,6 +25,7 @@ pub fn check_fn(f: &RuleFn) -> syn::Result<()> {
     check_param_types(&mut cx, f);
     check_named_params_exist(&mut cx, f);
     check_no_duplicate_partials(&mut cx, f);
+    check_partials_in_f64(&mut cx, f);
     check_data_has_no_partial(&mut cx, f);
     check_every_active_param_named(&mut cx, f);
     check_has_active_param(&mut cx, f);
@@ -282,6 +283,45 @@ fn check_no_duplicate_partials(cx: &mut Ctxt, f: &RuleFn) {
     }
 }
 
+/// A partial is a derivative with respect to an `f64`, computed on the scalar of the
+/// arguments: an `f32` in it (`1_f32 + x.exp()`, `x as f32`) cannot meet them, and rustc
+/// would say so in terms of the generated scalar.
+fn check_partials_in_f64(cx: &mut Ctxt, f: &RuleFn) {
+    fn scan(cx: &mut Ctxt, ts: TokenStream) {
+        for tt in ts {
+            match tt {
+                proc_macro2::TokenTree::Group(g) => scan(cx, g.stream()),
+                proc_macro2::TokenTree::Ident(i) if i == "f32" => cx.error(
+                    &i,
+                    "#[deriv_rule] partials are `f64`s, computed from the `f64` arguments; \
+                     use `f64` here, not `f32`",
+                ),
+                proc_macro2::TokenTree::Literal(l) if l.to_string().ends_with("f32") => {
+                    let text = l.to_string();
+                    let mut plain = text
+                        .trim_end_matches("f32")
+                        .trim_end_matches('_')
+                        .to_string();
+                    if !plain.contains(['.', 'e', 'E']) {
+                        plain.push_str(".0");
+                    }
+                    cx.error(
+                        &l,
+                        format!(
+                            "#[deriv_rule] partials are `f64`s, computed from the `f64` \
+                             arguments; write `{plain}` (or `{plain}_f64`), not `{text}`"
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    for p in &f.attr.partials {
+        scan(cx, p.expr.to_token_stream());
+    }
+}
+
 /// A missing partial would silently be zero: every f64 parameter needs one. (Not
 /// reported next to a misspelled option or parameter name, which already explains it.)
 fn check_every_active_param_named(cx: &mut Ctxt, f: &RuleFn) {
@@ -379,7 +419,7 @@ fn fn_types<'a>(f: &'a RuleFn) -> impl Iterator<Item = &'a Type> {
     f.params.iter().map(|p| &*p.arg.ty).chain(ret)
 }
 
-/// The generated code is generic over a scalar named `S`; a user type of that name in
+/// The generated code is generic over a scalar named [`SCALAR`]; a user type of that name in
 /// the signature would be shadowed by it.
 fn check_scalar_name_free<'a>(cx: &mut Ctxt, types: impl Iterator<Item = &'a Type>) {
     for ty in types {

@@ -30,6 +30,11 @@ use std::any::TypeId;
 /// assert_eq!((Elements::len(&[1.0, 2.0, 3.0][..].as_ref()), Elements::len(&2.5_f64)), (3, 1));
 /// assert!(<&[f64] as Elements>::VECTOR && !<f64 as Elements>::VECTOR);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an argument of a distribution",
+    label = "expected `f64`, an active value or a slice of them, found `{Self}`",
+    note = "distributions take `f64`s, active values and slices of them; a reference to a number needs `*`"
+)]
 pub trait Elements: Copy {
     /// Whether this is a sequence (slice, `Vec`, array) rather than a single scalar.
     const VECTOR: bool;
@@ -79,6 +84,11 @@ pub trait Elements: Copy {
 /// let v = [Var::constant(1.0), Var::constant(2.0)];
 /// assert_eq!(Arg::operand(&&v[..], 1).val(), 2.0);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an argument of a distribution",
+    label = "expected `f64`, an active value or a slice of them, found `{Self}`",
+    note = "distributions take `f64`s, active values and slices of them; a reference to a number needs `*`"
+)]
 pub trait Arg: Elements {
     /// The scalar: `f64` for data, `Var` (or a generic `S: Real`) for active arguments.
     type Scalar: Real;
@@ -98,6 +108,11 @@ pub trait Arg: Elements {
 /// use fazang::dist::args::IntArg;
 /// assert_eq!((IntArg::int(&&[4_i64, 5][..], 1), IntArg::int(&3_i32, 0)), (5, 3));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an integer argument of a distribution",
+    label = "expected an integer or a slice of integers, found `{Self}`",
+    note = "counts and categories are `i64`, `i32` or `usize`, or slices of them"
+)]
 pub trait IntArg: Elements {
     /// Element `i` (a scalar ignores `i`).
     ///
@@ -232,6 +247,11 @@ pub type Ret<T> = <T as Args>::Ret;
 /// let _: Ret<(&[f64], Var, f64)> = Var::constant(0.0);
 /// let _: Ret<(f64, f64)> = 0.0_f64;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "these arguments cannot be given to a distribution together",
+    label = "the arguments are `{Self}`",
+    note = "distributions take `f64`s, active values and slices of them; a reference to a number needs `*`"
+)]
 pub trait Args: Copy {
     /// The result scalar.
     type Ret: Real;

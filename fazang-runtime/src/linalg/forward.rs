@@ -133,9 +133,13 @@ plain_scalar!(@generic [const K: usize] Taylor<K>);
 plain_scalar!(@generic [const N: usize, const M: usize, const L: usize] Jet<N, M, L>);
 plain_scalar!(JetDyn);
 plain_scalar!(Fwd);
+plain_scalar!(@generic [M: crate::sparse::probe::Mode] crate::sparse::probe::Probe<M>);
+plain_scalar!(crate::sparse::fwdrev::FwdRev);
 
 entry_for!(@generic [S: Real, T: Tangent<S>] Dual<S, T>);
 entry_for!(@generic [const K: usize] Taylor<K>);
 entry_for!(@generic [const N: usize, const M: usize, const L: usize] Jet<N, M, L>);
 entry_for!(JetDyn);
 entry_for!(Fwd);
+entry_for!(@generic [M: crate::sparse::probe::Mode] crate::sparse::probe::Probe<M>);
+entry_for!(crate::sparse::fwdrev::FwdRev);

@@ -20,6 +20,11 @@ pub(crate) mod sealed {
 
 /// The hidden part of a scalar: derivative orders, operand contexts, data conversions and
 /// lazy vector-Jacobian products (see the module documentation of `math::internals`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number fazang can differentiate",
+    label = "expected `f64` here, found `{Self}`",
+    note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+)]
 pub trait RealInternals: sealed::Sealed + Sized + 'static {
     /// The scalar one derivative order below `Self`, in which a result's value and partial
     /// derivatives are computed so that they can be differentiated again: `f64` for `f64`
@@ -185,6 +190,11 @@ pub trait RealInternals: sealed::Sealed + Sized + 'static {
 /// The value of a binding annotated `f64` in a differentiated body, which becomes `S`:
 /// data (`f64`) turns into an `S` constant, an active value stays as it is. Implemented
 /// per concrete pair, so that the source type picks the conversion.
+#[diagnostic::on_unimplemented(
+    message = "expected `f64`, found `{Self}`",
+    label = "expected `f64`, found `{Self}`",
+    note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+)]
 pub trait IntoScalar<S> {
     /// `self` as an `S`.
     fn into_scalar(self) -> S;

@@ -68,6 +68,11 @@ impl<S, D> Partials<S, D> {
 /// assert!((x.adj() - 2.0 * v * (1.0 - v)).abs() < 1e-15);
 /// # fazang::clear_tape();
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number fazang can differentiate",
+    label = "expected `f64` here, found `{Self}`",
+    note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+)]
 pub trait Real:
     RealInternals
     + Copy

@@ -46,6 +46,11 @@ pub trait SliceOps: Sized {
 /// let d: <f64 as Mix<Var>>::Output = fazang::dot_product(&[1.0], &[Var::constant(2.0)]);
 /// assert_eq!(d.val(), 2.0);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "fazang's functions cannot take `{Self}` with `{B}`",
+    label = "this argument is `{B}`",
+    note = "fazang's functions take `f64`s, active values and slices of them; a reference to a number needs `*`"
+)]
 pub trait Mix<B>: Sized {
     /// The result type: active if either side is.
     type Output;

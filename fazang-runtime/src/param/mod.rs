@@ -71,6 +71,11 @@ use crate::tape::var::{nth_after, read_run, Var};
 /// });
 /// assert_eq!(g, [2.0, 1.0]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an active parameter",
+    label = "#[differentiate] differentiates `f64`s and arrays, slices and vectors of them",
+    note = "if it is data, name the active parameters with #[differentiate(wrt(..))]"
+)]
 pub trait Param {
     /// The same shape with [`Var`] entries, owned (what a generic body is called with).
     type Active;

@@ -150,6 +150,10 @@ impl Stacks {
 }
 
 /// Integers and booleans kept on the stacks as 64 bits.
+#[diagnostic::on_unimplemented(
+    message = "expected an integer or `bool`, found `{Self}`",
+    label = "expected an integer or `bool`, found `{Self}`"
+)]
 pub trait Stackable: Copy {
     /// The bits kept.
     fn to_bits(self) -> i64;
@@ -185,6 +189,10 @@ impl Stackable for bool {
 }
 
 /// A local array of floats the stacks can keep whole.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array of numbers",
+    label = "expected an array or vector of `f64`, found `{Self}`"
+)]
 pub trait SaveArray {
     /// Its floats.
     fn floats(&self) -> &[f64];
@@ -251,6 +259,10 @@ pub fn recomputed<T, E>(r: Result<T, E>) -> T {
 }
 
 /// `dst += src` elementwise, for adjoints of arrays and vectors copied from one another.
+#[diagnostic::on_unimplemented(
+    message = "`{Src}` cannot be copied into `{Self}`",
+    label = "expected an array or vector of `f64` of the same shape"
+)]
 pub trait Accumulate<Src: ?Sized> {
     /// Add `src` into `self`.
     fn accumulate(&mut self, src: &Src);
@@ -302,6 +314,10 @@ pub fn accumulate<D: Accumulate<S> + ?Sized, S: ?Sized>(dst: &mut D, src: &S) {
 }
 
 /// The adjoint of a local array or vector: the same shape, zero.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array of numbers",
+    label = "expected an array or vector of `f64`, found `{Self}`"
+)]
 pub trait ZerosLike {
     /// The shape of the adjoint.
     type Out;

@@ -10,6 +10,11 @@ use crate::tape::scope::NestedScope;
 use crate::tape::var::Var;
 
 /// Integers a `for` loop over a range walks (`lo..hi`): the number of items and the k-th.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot bound a range in a #[differentiate] body",
+    label = "expected an integer, found `{Self}`",
+    note = "a `for` loop over a range counts with integers (`usize`, `i32`, ..)"
+)]
 pub trait RangeInt: Copy {
     /// Items of `lo..hi` (0 if `hi <= lo`).
     fn span(lo: Self, hi: Self) -> usize;
@@ -168,6 +173,10 @@ pub fn check_grad_len(name: &str, got: usize, want: usize) {
 }
 
 /// A local, growable copy of an array of floats (what adjoint code writes into).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array of numbers",
+    label = "expected an array or vector of `f64`, found `{Self}`"
+)]
 pub trait ToLocal {
     /// `Vec`s all the way down.
     type Out;
@@ -223,6 +232,10 @@ pub fn to_local<T: ToLocal + ?Sized>(x: &T) -> T::Out {
 }
 
 /// Zero every entry of an array's adjoint.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array of numbers",
+    label = "expected an array or vector of `f64`, found `{Self}`"
+)]
 pub trait ClearAdjoint {
     /// Set to zero.
     fn clear_adjoint(&mut self);
@@ -339,6 +352,10 @@ pub fn taped_call_result<E>(
 }
 
 /// A number the macro could not type (`f64`, or a reference to one, as iterators give).
+#[diagnostic::on_unimplemented(
+    message = "expected `f64`, found `{Self}`",
+    label = "expected `f64`, found `{Self}`"
+)]
 pub trait ToF64 {
     /// The value.
     fn to_f64(self) -> f64;
@@ -376,6 +393,10 @@ pub fn to_f64<T: ToF64>(x: T) -> f64 {
 }
 
 /// An index the macro could not type (`usize`, or a reference to one).
+#[diagnostic::on_unimplemented(
+    message = "expected `usize`, found `{Self}`",
+    label = "expected `usize`, found `{Self}`"
+)]
 pub trait ToIndex {
     /// The index.
     fn to_index(self) -> usize;
@@ -413,6 +434,10 @@ pub fn to_index<T: ToIndex>(x: T) -> usize {
 }
 
 /// A condition the macro could not type (`bool`, or a reference to one).
+#[diagnostic::on_unimplemented(
+    message = "expected `bool`, found `{Self}`",
+    label = "expected `bool`, found `{Self}`"
+)]
 pub trait ToBool {
     /// The condition.
     fn to_bool(self) -> bool;
@@ -516,6 +541,11 @@ fn vector_jacobian(ys: &[Var], vars: &[Var], jac: &mut Vec<f64>) -> Vec<f64> {
 
 /// An active array passed to a call on the tape, as the callee's parameter takes it: a
 /// slice, a reference to an array, an array or a vector of variables.
+#[diagnostic::on_unimplemented(
+    message = "a function called with active values cannot take `{Self}`",
+    label = "this argument is active (it depends on a differentiated parameter)",
+    note = "an active value is an `f64` fazang differentiates, and a plain `fn(f64)` cannot take it: put #[differentiate] on the called function, or pass `.val()` if a constant is meant"
+)]
 pub trait FromVars<'a>: Sized {
     /// The parameter made of `v` (its length as the primal's argument had).
     fn from_vars(v: &'a [Var]) -> Self;

@@ -104,6 +104,10 @@ impl<P: Seed> Seed for Vec<P> {
 }
 
 /// A vector result of some scalar `T`, flattened row-major.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a vector result",
+    label = "a #[differentiate] function with a Jacobian returns `Vec<f64>`, `[f64; M]` or a nesting of them"
+)]
 pub trait Flatten<T> {
     /// Push every scalar, row-major.
     fn flatten_into(self, out: &mut Vec<T>);
@@ -218,6 +222,7 @@ impl<'a> Hvp<'a> {
 
 /// How an `_hessian` seeds its inputs and reads its passes: reverse-over-forward
 /// ([`Reverse`], any number of inputs) or forward-over-forward ([`Forward`], a few).
+#[diagnostic::on_unimplemented(message = "`{Self}` is not a way to compute a Hessian")]
 pub trait HessianMode {
     /// The scalar the function runs on.
     type Scalar: Copy;

@@ -134,6 +134,11 @@ bound_alias! {
     /// a where-clause is preferred to std's impls when rustc infers an operand, so with
     /// `f64: PartialOrd<S>` alone, data code like `k > 0.0` would take the literal for an
     /// `S`. With both listed, the literal falls back to `f64`, as in plain code.
+    #[diagnostic::on_unimplemented(
+        message = "`{S}` is not a number fazang can differentiate",
+        label = "expected `f64` here, found `{S}`",
+        note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+    )]
     ScalarOps<S>:
     Add<f64, Output = f64>
         + Sub<f64, Output = f64>
@@ -160,6 +165,11 @@ bound_alias! {
 bound_alias! {
     /// Operators on a reference to an `S` or an `f64` (iterator closures): `for<'a> &'a S:
     /// RefOps<S>` and `for<'a> &'a f64: RefOps<S>`.
+    #[diagnostic::on_unimplemented(
+        message = "`{S}` is not a number fazang can differentiate",
+        label = "expected `f64` here, found `{S}`",
+        note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+    )]
     RefOps<S>:
     Add<S, Output = S>
         + Sub<S, Output = S>
@@ -179,6 +189,11 @@ bound_alias! {
     /// on `&S`, crates that also link ndarray fail to compile any call of a differentiated
     /// function (E0275: ndarray's `Neg for &ArrayBase` recurses through `&A: Neg` while the
     /// scalar is still being inferred). Bodies write `-*x` instead.
+    #[diagnostic::on_unimplemented(
+        message = "`{S}` is not a number fazang can differentiate",
+        label = "expected `f64` here, found `{S}`",
+        note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+    )]
     RefScalarOps<S>:
     Add<f64, Output = S>
         + Sub<f64, Output = S>

@@ -19,6 +19,10 @@ use crate::tape::var::Var;
 /// assert_eq!(out.iter().map(|v| v.val()).collect::<Vec<_>>(), [1.0, 2.0, 3.0, 4.0]);
 /// # fazang::clear_tape();
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a vector result",
+    label = "a #[differentiate] function with a Jacobian returns `Vec<f64>`, `[f64; M]` or a nesting of them"
+)]
 pub trait Outputs {
     /// Push every scalar, row-major.
     fn push_outputs(self, out: &mut Vec<Var>);

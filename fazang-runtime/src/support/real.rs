@@ -12,6 +12,11 @@ use std::cmp::Ordering;
 use std::num::FpCategory;
 
 /// A scalar `S`, by value or by reference.
+#[diagnostic::on_unimplemented(
+    message = "expected `f64`, found `{Self}`",
+    label = "expected `f64`, found `{Self}`",
+    note = "the math methods (`sin`, `exp`, `powi`, ..) of a #[differentiate] body work on `f64` values"
+)]
 pub trait AsScalar<S> {
     /// The scalar.
     fn scalar(self) -> S;

@@ -50,6 +50,10 @@ pub fn as_array<const M: usize>(v: &[f64]) -> &[f64; M] {
 }
 
 /// Let a vector value be seen as the slice of outputs (for `RealInternals::__from_vjp`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a vector result",
+    label = "an `adjoint = ..` rule returns `f64`, `Vec<f64>` or `[f64; M]`"
+)]
 pub trait AsOutputs {
     /// The output values.
     fn as_outputs(&self) -> &[f64];
@@ -76,6 +80,7 @@ impl<const M: usize> AsOutputs for [f64; M] {
 /// The partials of a `#[deriv_rule]` function with `N` scalar arguments, written once and
 /// evaluated on any scalar (what the rule macro generates when every partial is an
 /// expression in the arguments).
+#[diagnostic::on_unimplemented(message = "`{Self}` does not hold the partials of a #[deriv_rule]")]
 pub trait RulePartials<const N: usize> {
     /// The partial derivatives at `x`.
     fn partials<T: Real>(&self, x: [T; N]) -> [T; N];
@@ -115,13 +120,15 @@ pub fn apply_rule<S: Real, R: RulePartials<N>, const N: usize>(
 /// The panic of a first-order rule asked for a second derivative.
 #[cold]
 #[inline(never)]
+#[track_caller]
 pub fn rule_first_order_only(name: &str, why: &str) -> ! {
     panic!(
-        "fazang: the #[deriv_rule] function `{name}` is first-order only ({why}), so it \
-         cannot be differentiated twice (a Hessian, a Taylor series, a nested derivative). \
-         Write its partials as expressions in its f64 arguments (arithmetic, literals and \
-         the scalar methods, as in `x => x.cos() / (1.0 + x.sin())`) to have them \
-         evaluated on the scalar itself"
+        "fazang: the #[deriv_rule] function `{name}` is first-order only ({why}), so a \
+         second-order derivative (`_hessian`, `_hvp`, a Taylor series, a nested derivative) \
+         cannot go through a call of `{name}`. Write its partials as expressions in its f64 \
+         arguments (arithmetic, literals and the scalar methods, as in \
+         `x => x.cos() / (1.0 + x.sin())`), which are evaluated on the scalar itself, or \
+         make `{name}` a #[differentiate] function so that its body is differentiated"
     )
 }
 

@@ -32,6 +32,11 @@ use crate::Real;
 /// assert_eq!(MultiArg::value(&&rows, 1, 0), 3.0);
 /// assert!(<&Vec<Vec<f64>> as MultiArg>::MATRIX && !<&[f64] as MultiArg>::MATRIX);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a vector or matrix argument of a distribution",
+    label = "expected a slice or `Vec` of numbers or of rows, found `{Self}`",
+    note = "vectors are `&[f64]` (or active values), matrices `&[Vec<f64>]` rows"
+)]
 pub trait MultiArg: Copy {
     /// The scalar: `f64` for data, an active [`Real`] otherwise.
     type Scalar: Real;

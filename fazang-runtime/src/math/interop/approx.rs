@@ -93,6 +93,8 @@ approx_by_value! {
     @generic [const N: usize, const M: usize, const L: usize] Jet<N, M, L>, Jet<N, M, L>, Jet<N, M, L>;
     JetDyn, JetDyn, JetDyn;
     Fwd, Fwd, Fwd;
+    @generic [M: crate::sparse::probe::Mode] crate::sparse::probe::Probe<M>, crate::sparse::probe::Probe<M>, crate::sparse::probe::Probe<M>;
+    crate::sparse::fwdrev::FwdRev, crate::sparse::fwdrev::FwdRev, crate::sparse::fwdrev::FwdRev;
 }
 
 #[cfg(test)]

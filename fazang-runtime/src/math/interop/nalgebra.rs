@@ -292,6 +292,9 @@ real_field_for!(@generic [const K: usize] Taylor<K>);
 real_field_for!(@generic [const N: usize, const M: usize, const L: usize] Jet<N, M, L>);
 real_field_for!(JetDyn);
 real_field_for!(Fwd);
+// The sparse drivers' scalars run the same bodies.
+real_field_for!(@generic [M: crate::sparse::probe::Mode] crate::sparse::probe::Probe<M>);
+real_field_for!(crate::sparse::fwdrev::FwdRev);
 
 #[cfg(test)]
 mod tests {
