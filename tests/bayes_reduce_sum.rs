@@ -181,10 +181,6 @@ fn chunks_start_where_they_say() {
 }
 
 #[test]
-#[ignore = "macro: reduce_sum's closure reads active values, but the activity analysis \
-            takes the call's result as data (a closure argument never counts as active), \
-            so the generic body wraps it in lit::<S>(..): E0308 expected `f64`, found type \
-            parameter `S`"]
 fn reduce_sum_in_a_differentiated_body() {
     trybuild::TestCases::new().pass("tests/bayes_pending/reduce_sum_in_body.rs");
 }
