@@ -57,10 +57,16 @@ fn function(
     let primal = expand::generic_fn(cx, m, &s, &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m, &analysed);
+    // Functions the adjoint code calls (the bodies of `reduce_sum` closures).
+    let hidden = match &analysed.adjoint {
+        Some(Ok(a)) => a.hidden.clone(),
+        _ => Vec::new(),
+    };
     quote::quote! {
         #primal
         #derived
         #higher
+        #(#hidden)*
     }
 }
 

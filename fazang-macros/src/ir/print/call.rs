@@ -119,7 +119,7 @@ impl Printer<'_> {
         quote!(#(#sets)*)
     }
 
-    fn saves_of_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+    pub(super) fn saves_of_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
         let _ = c;
         let mut out = Vec::new();
         for v in super::super::visit::defs(s) {
@@ -131,6 +131,9 @@ impl Printer<'_> {
     }
 
     fn fwd_tape(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        if let Some(g) = &c.reduce {
+            return self.fwd_reduce(s, c, &g.0);
+        }
         let (xs, g, vs) = (self.tmp("xs"), self.tmp("gb"), self.tmp("v"));
         let mut fill = Vec::new();
         let mut args = Vec::new();
@@ -288,7 +291,7 @@ impl Printer<'_> {
     }
 
     /// A sequence as a slice of `f64` in generated code.
-    fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
+    pub(super) fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
         let p = self.place(
             &Place {
                 root: s.root,
@@ -542,7 +545,8 @@ impl Printer<'_> {
         // be read so: it must not be one code over dual numbers holds as dual numbers.
         let data_ok = c.args.iter().all(|a| match a {
             CallArg::Data(_, reads, _) => reads.iter().all(|v| {
-                !self.scalar_root(*v) || !matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
+                !self.scalar_root(*v)
+                    || !matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
             }),
             _ => true,
         });
