@@ -127,6 +127,25 @@ impl<'a> Lower<'a> {
             return no(format!("`{name}` read before it has a value"));
         };
         if self.act.of_bind(id).active() {
+            // A parameter must be a float or a flat array of them (a nalgebra vector's
+            // methods would not compile on the slice the chunk's function takes).
+            if let Some(p) = self.m.params.get(id) {
+                use crate::types::{Nested, ParamKind};
+                let flat = match &p.kind {
+                    ParamKind::Scalar => true,
+                    ParamKind::Nested { shape, .. } => matches!(
+                        shape,
+                        Nested::Array(e, _) | Nested::Slice(e) | Nested::Vec(e)
+                            if matches!(**e, Nested::F64)
+                    ),
+                    _ => false,
+                };
+                if !flat {
+                    return no(format!(
+                        "`reduce_sum`'s closure captures `{name}`, neither a float nor a flat array"
+                    ));
+                }
+            }
             return match v {
                 Val::F(op) => Ok((quote!(#name: f64), CallArg::Scalar(op))),
                 Val::Seq(s) if s.depth == 0 && !self.is_struct_root(s.root) => {
