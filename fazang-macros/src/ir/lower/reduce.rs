@@ -109,8 +109,7 @@ impl<'a> Lower<'a> {
         let mut idents = Vec::new();
         macro_idents(&c.source.body, &mut idents);
         for (id, b) in self.body.bindings.iter().enumerate() {
-            if self.env[id].is_some() && !caps.contains(&id) && idents.iter().any(|i| *i == b.name)
-            {
+            if self.env[id].is_some() && !caps.contains(&id) && idents.contains(&b.name) {
                 return no(format!(
                     "a macro in `reduce_sum`'s closure names `{}` of the enclosing body",
                     b.name
