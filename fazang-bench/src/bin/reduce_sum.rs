@@ -10,7 +10,10 @@
 //! floor), then `reduce_sum` (value only) and `reduce_sum_grad` (value and gradient) on 1
 //! and 2 threads, each as the median of interleaved samples and as the fastest single
 //! call (on a machine shared with other jobs, the call least disturbed by them), and the
-//! ratios 2 threads / 1 thread. Results are checked to be the same bits on both pools and
+//! ratios 2 threads / 1 thread. The same likelihood written as a user writes it, one
+//! `#[differentiate]` function calling `reduce_sum` ([`loglik`]), is timed through its
+//! `loglik_grad_into` on both pools too, and compared with the hand-written sweep.
+//! Results are checked to be the same bits on both pools and
 //! the gradient against the tape's before anything is timed.
 
 use fazang::__private::reduce_sum_grad;
@@ -83,6 +86,23 @@ fn chunk_grad(beta: &[f64], rows: &[Row], g: &mut [f64]) -> f64 {
     v
 }
 
+/// The log likelihood as a user writes it: the macro's adjoint code differentiates the
+/// closure's chunks in parallel.
+#[differentiate(wrt(beta))]
+fn loglik(beta: &[f64], rows: &[Row]) -> f64 {
+    reduce_sum(rows, 0, |chunk: &[Row], _start: usize| {
+        let mut lp = 0.0;
+        for r in chunk {
+            let mut eta = 0.0;
+            for (x, b) in r.x.iter().zip(beta) {
+                eta += x * b;
+            }
+            lp += r.y * eta - eta.log1p_exp();
+        }
+        lp
+    })
+}
+
 fn pool(n: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
@@ -102,6 +122,11 @@ fn main() {
             p.install(|| reduce_sum_grad(&rows, 0, &mut g, |c, _, buf| chunk_grad(&beta, c, buf)));
         (v, g)
     };
+    let macro_on = |p: &rayon::ThreadPool| {
+        let mut g = vec![0.0; FEATURES];
+        let v = p.install(|| loglik_grad_into(&beta, &rows, &mut g));
+        (v, g)
+    };
     let value_on = |p: &rayon::ThreadPool| {
         p.install(|| reduce_sum(&rows, 0, |c: &[Row], _| chunk_value(&beta, c)))
     };
@@ -113,6 +138,20 @@ fn main() {
     assert!(g1.iter().zip(&g2).all(|(a, b)| a.to_bits() == b.to_bits()));
     assert_eq!(value_on(&p1).to_bits(), v1.to_bits());
     assert_eq!(value_on(&p2).to_bits(), v1.to_bits());
+    let (m1, mg1) = macro_on(&p1);
+    let (m2, mg2) = macro_on(&p2);
+    assert_eq!(m1.to_bits(), m2.to_bits());
+    assert!(mg1
+        .iter()
+        .zip(&mg2)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!((m1 - v1).abs() <= 1e-12 * v1.abs());
+    for (a, b) in mg1.iter().zip(&g1) {
+        assert!(
+            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "macro {a} vs hand {b}"
+        );
+    }
     let sample = &rows[..20_000];
     let (_, tape) = gradient(
         |b| {
@@ -144,13 +183,17 @@ fn main() {
     let mut val2 = || value_on(&p2);
     let mut grad1 = || grad_on(&p1).0;
     let mut grad2 = || grad_on(&p2).0;
-    let mut runs: [&mut dyn FnMut() -> f64; 6] = [
+    let mut macro1 = || macro_on(&p1).0;
+    let mut macro2 = || macro_on(&p2).0;
+    let mut runs: [&mut dyn FnMut() -> f64; 8] = [
         &mut serial,
         &mut serial_grad,
         &mut val1,
         &mut val2,
         &mut grad1,
         &mut grad2,
+        &mut macro1,
+        &mut macro2,
     ];
     let median = median_times(&mut runs, 15, Duration::from_millis(300));
     let fastest = fastest_times(&mut runs, 30);
@@ -169,6 +212,8 @@ fn main() {
         "reduce_sum value, 2 threads",
         "reduce_sum_grad value + gradient, 1 thread",
         "reduce_sum_grad value + gradient, 2 threads",
+        "#[differentiate] loglik_grad_into, 1 thread",
+        "#[differentiate] loglik_grad_into, 2 threads",
     ];
     for ((n, m), f) in names.iter().zip(&median).zip(&fastest) {
         println!("{n:<44} {:>10} {:>10}", fmt_time(*m), fmt_time(*f));
@@ -178,6 +223,9 @@ fn main() {
         ("value:    2 threads / 1 thread", 3, 2),
         ("gradient: 2 threads / 1 thread", 5, 4),
         ("gradient, 1 thread / serial loop", 4, 1),
+        ("macro gradient: 2 threads / 1 thread", 7, 6),
+        ("macro / hand-written, 1 thread", 6, 4),
+        ("macro / hand-written, 2 threads", 7, 5),
     ] {
         println!(
             "{what:<34} {:>6.2} (medians) {:>6.2} (fastest)",

@@ -95,11 +95,17 @@ fn function(
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m, &analysed);
     let sparse = sparse::sparse(m);
+    // Functions the adjoint code calls (the bodies of `reduce_sum` closures).
+    let hidden = match &analysed.adjoint {
+        Some(Ok(a)) => a.hidden.clone(),
+        _ => Vec::new(),
+    };
     quote::quote! {
         #primal
         #derived
         #higher
         #sparse
+        #(#hidden)*
     }
 }
 

@@ -49,6 +49,8 @@ pub struct Func {
     pub params: Vec<Param>,
     /// Items declared in the body (`const`, `fn`, `use`, ..), printed first.
     pub items: Vec<TokenStream>,
+    /// Functions emitted next to the user's (the bodies of `reduce_sum` closures).
+    pub hidden: Vec<TokenStream>,
 }
 
 /// A block of statements.
@@ -282,6 +284,11 @@ pub struct Call {
     /// Whether data arguments take the callee's scalar type (`lit`, `adapt_ref`): for any
     /// callee but fazang's own functions, which take data as it is.
     pub convert: bool,
+    /// `reduce_sum(data, grainsize, |chunk, start| body)` with [`CallHow::Tape`]: the
+    /// `_grad_into` of the closure's body made a function of its own. `args` are then the
+    /// data, the grainsize, and the closure's captures in the chunk function's order;
+    /// the forward sweep runs `reduce_sum_grad` (chunks in parallel) instead of the tape.
+    pub reduce: Option<TokenStreamEq>,
 }
 
 /// How a call's partials are computed.
@@ -368,6 +375,7 @@ pub fn adjoint(
         body,
         generic,
         tangent,
+        hidden: f.hidden,
     })
 }
 
@@ -381,4 +389,7 @@ pub struct Adjoint {
     /// The body of `__name_tangent::<T>(params..)`, the forward sweep over `T` (`_jvp`),
     /// or why there is none.
     pub tangent: Result<TokenStream, String>,
+    /// Functions the adjoint code calls, emitted next to the user's function (each
+    /// `reduce_sum` closure's body, differentiated on its own).
+    pub hidden: Vec<TokenStream>,
 }

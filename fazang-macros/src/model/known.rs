@@ -207,3 +207,11 @@ const FLOAT_CONSTS: &[&str] = &[
 pub const INT_TYPES: &[&str] = &[
     "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
 ];
+
+/// Whether a path names fazang's `reduce_sum` (`reduce_sum`, `fazang::reduce_sum`,
+/// `fazang::prelude::reduce_sum`, ..).
+pub fn is_fazang_reduce_sum(path: &syn::Path) -> bool {
+    let segs = &path.segments;
+    segs.last().is_some_and(|s| s.ident == "reduce_sum")
+        && (segs.len() == 1 || segs.first().is_some_and(|s| s.ident == "fazang"))
+}

@@ -429,6 +429,7 @@ impl Lower {
             params,
             ret,
             body,
+            source: Box::new(c.clone()),
         }
     }
 

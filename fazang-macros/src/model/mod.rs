@@ -159,6 +159,9 @@ pub struct ClosureExpr {
     pub params: Vec<(Pat, Option<Type>)>,
     pub ret: Option<Type>,
     pub body: Box<Expr>,
+    /// The closure as written (its body becomes a function of its own for
+    /// `reduce_sum`'s parallel adjoint).
+    pub source: Box<syn::ExprClosure>,
 }
 
 #[derive(Clone)]

@@ -83,6 +83,9 @@ impl<'a> Walk<'a> {
                 return self.apply(f, &vs);
             }
         }
+        if let Some(v) = self.reduce_sum(f, args) {
+            return v;
+        }
         self.expr(f);
         let vs = self.exprs(args);
         // A closure argument counts by what it returns: `DMatrix::from_fn(n, n, |i, j|
@@ -147,6 +150,33 @@ impl<'a> Walk<'a> {
                 Abs::Unknown(act)
             }
         }
+    }
+
+    /// `reduce_sum(data, grainsize, |chunk, start| ..)` (fazang's): the closure applied to
+    /// a chunk of `data` and an index; the sum is active if what the closure returns is
+    /// (it may read active values it captures). `None` for any other call.
+    fn reduce_sum(&mut self, f: &'a Expr, args: &'a [Expr]) -> Option<Abs> {
+        let Kind::Path(p) = &f.peel().kind else {
+            return None;
+        };
+        let [data, grain, partial] = args else {
+            return None;
+        };
+        if !is_fazang_reduce_sum(&p.path) {
+            return None;
+        }
+        // A function of the same module called `reduce_sum` is that function.
+        if known_callee(self.callees, &["reduce_sum".to_string()], false).is_some()
+            && p.path.segments.len() == 1
+        {
+            return None;
+        }
+        self.expr(f);
+        let d = self.expr(data);
+        self.expr(grain);
+        let chunk = Abs::Ref(Box::new(Abs::Seq(Box::new(d.deref().elem()))));
+        let r = self.apply(partial, &[chunk, Abs::Int]);
+        Some(Abs::Float(r.active() || d.active()))
     }
 
     /// `f(&mut total, ..)` where `f`'s parameter is an active `&mut`: what `f` writes

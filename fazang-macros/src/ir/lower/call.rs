@@ -68,6 +68,15 @@ impl<'a> Lower<'a> {
             }
             _ => {}
         }
+        if crate::model::known::is_fazang_reduce_sum(&p.path)
+            && std::env::var_os("FZ_NO_RSUM").is_none()
+            && self.abs(e).active()
+            && (segs.len() > 1
+                || crate::activity::walk_support::known_callee(self.callees, &segs, false)
+                    .is_none())
+        {
+            return self.reduce_sum(args);
+        }
         let callee = self.path_callee(p, &segs);
         self.opaque(e, callee, args, Fallible::No)
     }
@@ -647,6 +656,7 @@ impl<'a> Lower<'a> {
             partials,
             fallible,
             convert,
+            reduce: None,
         }));
         Ok(match (out, data_out, out_array) {
             (Some(v), _, _) => Val::F(Op::Var(v)),
@@ -956,6 +966,7 @@ impl<'a> Lower<'a> {
             partials: Vec::new(),
             fallible,
             convert,
+            reduce: None,
         }));
         Ok(match (out, result_array) {
             (Some(v), _) => Val::F(Op::Var(v)),

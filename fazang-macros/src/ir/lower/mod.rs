@@ -18,6 +18,7 @@ mod data;
 mod expr;
 mod hints;
 mod iter;
+mod reduce;
 mod seq;
 mod stmt;
 
@@ -126,6 +127,8 @@ pub struct Lower<'a> {
     pub named: std::cell::RefCell<Vec<bool>>,
     /// The body's items, printed at the top of the generated function.
     pub items: Vec<TokenStream>,
+    /// Functions emitted next to the user's (`reduce_sum` closures' bodies).
+    pub hidden: Vec<TokenStream>,
     /// In a function returning `Result`, the expressions whose value it returns.
     pub result_positions: std::collections::HashSet<crate::model::ExprId>,
 }
@@ -153,6 +156,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         hints: hints::hints(body, act, true),
         named: std::cell::RefCell::new(Vec::new()),
         items: Vec::new(),
+        hidden: Vec::new(),
         result_positions: if matches!(m.ret, Some(crate::types::ResultKind::ResultScalar)) {
             hints::result_positions(body)
         } else {
@@ -181,6 +185,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         ret_array: lw.ret_array,
         params,
         items: lw.items,
+        hidden: lw.hidden,
     })
 }
 

@@ -125,7 +125,7 @@ impl Printer<'_> {
         quote!(#(#sets)*)
     }
 
-    fn saves_of_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+    pub(super) fn saves_of_call(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
         let _ = c;
         let mut out = Vec::new();
         for v in super::super::visit::defs(s) {
@@ -137,6 +137,9 @@ impl Printer<'_> {
     }
 
     fn fwd_tape(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        if let Some(g) = &c.reduce {
+            return self.fwd_reduce(s, c, &g.0);
+        }
         let (xs, g, vs) = (self.tmp("xs"), self.tmp("gb"), self.tmp("v"));
         let mut fill = Vec::new();
         let mut args = Vec::new();
@@ -294,7 +297,7 @@ impl Printer<'_> {
     }
 
     /// A sequence as a slice of `f64` in generated code.
-    fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
+    pub(super) fn seq_slice(&self, s: &super::super::lower::seq_public::Seq) -> TokenStream {
         let p = self.place(
             &Place {
                 root: s.root,

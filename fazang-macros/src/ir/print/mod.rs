@@ -8,6 +8,7 @@
 
 mod call;
 mod forward;
+mod reduce;
 mod reverse;
 
 use super::analysis::Facts;
