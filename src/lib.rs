@@ -299,3 +299,8 @@ pub struct PlumbingIsPrivate;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// docs/ecosystem.md's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/ecosystem.md")]
+pub struct EcosystemDoctests;

@@ -182,7 +182,7 @@ fn chunks_start_where_they_say() {
 
 #[test]
 fn reduce_sum_in_a_differentiated_body() {
-    trybuild::TestCases::new().pass("tests/bayes_pending/reduce_sum_in_body.rs");
+    trybuild::TestCases::new().pass("tests/bayes_trybuild/reduce_sum_in_body.rs");
 }
 
 // ---- reduce_sum inside #[differentiate] bodies: the closure's chunks differentiated in

@@ -31,6 +31,7 @@
 //!
 //! ```
 //! use fazang::prelude::*;
+//! use fazang::Dual;
 //! use nalgebra::DMatrix;
 //! let a = DMatrix::from_fn(2, 2, |i, j| Dual::<f64>::new([4.0, 2.0, 1.0, 3.0][i + 2 * j], [1.0, 0.0, 0.0, 0.0][i + 2 * j]));
 //! // d ln det / dA₀₀ = (A⁻ᵀ)₀₀ = 3 / 10
