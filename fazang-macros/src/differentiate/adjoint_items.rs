@@ -261,7 +261,12 @@ pub fn has_adjoint_jacobian(m: &Model) -> bool {
 
 /// `name_jacobian` over the adjoint code: values, then one forward and reverse sweep per
 /// output with that output's adjoint 1.
-pub fn jacobian_fn(m: &Model, jname: &Ident, doc1: String, doc2: String) -> TokenStream {
+pub fn jacobian_fn(
+    m: &Model,
+    jname: &Ident,
+    [doc1, doc2]: [String; 2],
+    columns: Option<TokenStream>,
+) -> TokenStream {
     let active: Vec<&Param> = m.active().collect();
     let zeros: Vec<TokenStream> = active
         .iter()
@@ -304,6 +309,16 @@ pub fn jacobian_fn(m: &Model, jname: &Ident, doc1: String, doc2: String) -> Toke
         (Place::Method, None) => quote!(Self::#name(#(#args,)* #seed, #(#bufs),*)),
         _ => quote!(#name(#(#args,)* #seed, #(#bufs),*)),
     };
+    // Fewer inputs than outputs: columns by tangent code, 8 inputs per pass.
+    let by_columns = columns.map(|cols| {
+        let n = super::tangent_items::count(m);
+        quote! {
+            let __fz_n = #n;
+            if __fz_n < __fz_m {
+                return (__fz_values, #cols);
+            }
+        }
+    });
     let first = call(quote!(&[]));
     let each = call(quote!(&__fz_seed));
     let f = &m.func;
@@ -321,6 +336,7 @@ pub fn jacobian_fn(m: &Model, jname: &Ident, doc1: String, doc2: String) -> Toke
                 #first
             };
             let __fz_m = __fz_values.len();
+            #by_columns
             let mut __fz_seed = ::std::vec![0.0; __fz_m];
             let mut __fz_rows = ::std::vec::Vec::with_capacity(__fz_m);
             for __fz_i in 0..__fz_m {

@@ -131,6 +131,27 @@ pub fn tangent_items(m: &Model, g: &Generic) -> TokenStream {
     quote!(#tangent #jvp)
 }
 
+/// Input directions per pass of `name_jacobian` by columns.
+const JACOBIAN_LANES: usize = 8;
+
+/// `name_jacobian`'s rows by columns of the tangent code (an expression, given `__fz_n`
+/// inputs): `JACOBIAN_LANES` unit directions per pass on `Dual<f64, [f64; K]>`.
+pub(super) fn jacobian_columns(m: &Model) -> TokenStream {
+    let k = JACOBIAN_LANES;
+    let t = quote!(::fazang::Dual<f64, [f64; #k]>);
+    let seeds = seeds(m, &format_ident!("__fz_s"));
+    let out = call(m, &tangent_name(m), &t, quote!());
+    quote! {{
+        let mut __fz_s = ::fazang::__private::JacobianLanes::<#k>::new(__fz_n);
+        while __fz_s.next_pass() {
+            #seeds
+            let __fz_out = #out;
+            __fz_s.finish_pass(__fz_out);
+        }
+        __fz_s.finish()
+    }}
+}
+
 /// The hidden `__name_adjoint_t` and the public `name_hvp` and `name_hessian` over it,
 /// if the core form gives it (scalar results).
 pub fn second_items(m: &Model, g: &Generic) -> Option<TokenStream> {
@@ -209,7 +230,7 @@ fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
 }
 
 /// `Seed::count(&x) + ..` over the active parameters.
-fn count(m: &Model) -> TokenStream {
+pub(super) fn count(m: &Model) -> TokenStream {
     let counts = m.active().map(|p| {
         let r = param_ref(p);
         quote!(::fazang::__private::Seed::count(#r))

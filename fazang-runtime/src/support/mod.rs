@@ -13,6 +13,7 @@
 //! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
 //!   alias;
 //! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
+//!   `jacobian_lanes`: `_jacobian` by columns of it;
 //! - `rule`: the functions `#[deriv_rule]` writes;
 //! - `convert`: `as f64`, literals and data flowing into active places;
 //! - `data_arg`: data of types the macro cannot see passed next to active arguments;
@@ -31,6 +32,7 @@ mod calls;
 mod catalogue;
 mod convert;
 mod data_arg;
+mod jacobian_lanes;
 pub(crate) mod jvp_hessian;
 pub mod mixed;
 pub(crate) mod outputs;
@@ -101,6 +103,7 @@ pub use crate::sparse::plan::SparseCache;
 pub use crate::sparse::probe::{Fingerprint, Kind, Mode, Probe, Record};
 
 // For the tangent code and the tangent of the adjoint code (generic over the scalar).
+pub use crate::support::jacobian_lanes::JacobianLanes;
 pub use crate::support::tangent_code::{
     flat_duals, lift_vec, nonzero, val, vals, AdjointScalar, HessianLanes, RestoreArray, TStacks,
     TangentSeed, Vals,
