@@ -18,6 +18,7 @@
 
 use crate::forward::Dual;
 use crate::support::adjoint::Stackable;
+use crate::support::jacobian_lanes::UnitLanes;
 use crate::support::jvp_hessian::{Flatten, Seed};
 use crate::Real;
 
@@ -317,9 +318,7 @@ pub fn flat_duals<D, B: Flatten<D>>(b: B, out: &mut Vec<D>) {
 /// assert_eq!(h, vec![vec![4.0, 6.0], vec![6.0, 0.0]]);
 /// ```
 pub struct HessianLanes<const K: usize> {
-    n: usize,
-    pass: Option<usize>,
-    next: usize,
+    lanes: UnitLanes<K>,
     value: f64,
     grad: Vec<f64>,
     h: Vec<Vec<f64>>,
@@ -330,9 +329,7 @@ impl<const K: usize> HessianLanes<K> {
     /// A Hessian over `n` inputs.
     pub fn new(n: usize) -> Self {
         HessianLanes {
-            n,
-            pass: None,
-            next: 0,
+            lanes: UnitLanes::new(n),
             value: 0.0,
             grad: vec![0.0; n],
             h: vec![vec![0.0; n]; n],
@@ -342,26 +339,12 @@ impl<const K: usize> HessianLanes<K> {
 
     /// Start the next pass; `false` once every column is done (one pass at least).
     pub fn next_pass(&mut self) -> bool {
-        let p = self.pass.map_or(0, |p| p + 1);
-        if p > 0 && p * K >= self.n {
-            return false;
-        }
-        self.pass = Some(p);
-        self.next = 0;
-        true
+        self.lanes.next_pass()
     }
 
     /// The next parameter, its inputs seeded for this pass.
     pub fn seed<P: Seed + ?Sized>(&mut self, p: &P) -> P::Of<Dual<f64, [f64; K]>> {
-        let start = self.pass.unwrap_or(0) * K;
-        p.seed(&mut |x| {
-            let mut eps = [0.0; K];
-            if let Some(lane) = self.next.checked_sub(start).filter(|l| *l < K) {
-                eps[lane] = 1.0;
-            }
-            self.next += 1;
-            Dual::new(x, eps)
-        })
+        self.lanes.seed(p)
     }
 
     /// One gradient buffer, in parameter order (then [`HessianLanes::finish_pass`]).
@@ -371,9 +354,9 @@ impl<const K: usize> HessianLanes<K> {
 
     /// The pass's value, after its gradient buffers.
     pub fn finish_pass(&mut self, value: Dual<f64, [f64; K]>) {
-        let start = self.pass.unwrap_or(0) * K;
+        let start = self.lanes.start();
         self.value = value.re;
-        for (i, d) in self.flat.drain(..).enumerate().take(self.n) {
+        for (i, d) in self.flat.drain(..).enumerate().take(self.lanes.n) {
             self.grad[i] = d.re;
             for (l, e) in d.eps.iter().enumerate() {
                 if let Some(row) = self.h.get_mut(start + l) {
@@ -386,7 +369,7 @@ impl<const K: usize> HessianLanes<K> {
     /// Value, gradient and the Hessian (made exactly symmetric: the mean of both
     /// triangles, which agree to rounding).
     pub fn finish(mut self) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
-        for i in 0..self.n {
+        for i in 0..self.lanes.n {
             for j in 0..i {
                 let m = 0.5 * (self.h[i][j] + self.h[j][i]);
                 self.h[i][j] = m;

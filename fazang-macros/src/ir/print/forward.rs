@@ -190,11 +190,11 @@ impl Printer<'_> {
                 let a = self.fop(a);
                 quote!(-#a)
             }
-            Rhs::Add(a, b) => self.bin(a, quote!(+), b),
-            Rhs::Sub(a, b) => self.bin(a, quote!(-), b),
-            Rhs::Mul(a, b) => self.bin(a, quote!(*), b),
-            Rhs::Div(a, b) => self.bin(a, quote!(/), b),
-            Rhs::Rem(a, b) => self.bin(a, quote!(%), b),
+            Rhs::Add(a, b) => self.bin(a, quote!(+), b, true),
+            Rhs::Sub(a, b) => self.bin(a, quote!(-), b, false),
+            Rhs::Mul(a, b) => self.bin(a, quote!(*), b, true),
+            Rhs::Div(a, b) => self.bin(a, quote!(/), b, false),
+            Rhs::Rem(a, b) => self.bin(a, quote!(%), b, false),
             Rhs::Fun(f, ops) => {
                 let name = format_ident!("{}", f.name);
                 let sc = self.sc();
@@ -219,7 +219,17 @@ impl Printer<'_> {
         }
     }
 
-    fn bin(&self, a: &Op, op: TokenStream, b: &Op) -> TokenStream {
+    /// `a op b`; in generic code with a plain `f64` operand on the right (moved there
+    /// for `+` and `*`: the same bits, both commute exactly).
+    fn bin(&self, a: &Op, op: TokenStream, b: &Op, commutes: bool) -> TokenStream {
+        if let Some(pb) = self.plain_operand(b) {
+            let a = self.fop(a);
+            return quote!(#a #op #pb);
+        }
+        if let (true, Some(pa)) = (commutes, self.plain_operand(a)) {
+            let b = self.fop(b);
+            return quote!(#b #op #pa);
+        }
         let (a, b) = (self.fop(a), self.fop(b));
         quote!(#a #op #b)
     }

@@ -88,6 +88,23 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// In generic code, an operand that carries no derivative (a constant, or a float the
+    /// activity analysis found inactive) as a plain `f64`, so that `x * c` costs one
+    /// multiplication per lane instead of a product of dual numbers; `None` otherwise.
+    pub fn plain_operand(&self, o: &Op) -> Option<TokenStream> {
+        if !self.generic {
+            return None;
+        }
+        match o {
+            Op::Const(t) => Some(t.0.clone()),
+            Op::Var(v) if !self.facts.active[*v] && self.f.vars[*v].kind == Kind::F64 => {
+                let n = self.op(o);
+                Some(quote!(::fazang::__private::val(#n)))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the floats under a root are the scalar (locals, active parameters) rather
     /// than `f64` (data parameters).
     pub fn scalar_root(&self, root: V) -> bool {

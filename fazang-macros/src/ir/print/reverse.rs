@@ -145,7 +145,8 @@ impl Printer<'_> {
                 quote!(#x #y)
             }
             Rhs::Mul(a, b) => {
-                let (av, bv) = (self.fop(a), self.fop(b));
+                let av = self.plain_operand(a).unwrap_or_else(|| self.fop(a));
+                let bv = self.plain_operand(b).unwrap_or_else(|| self.fop(b));
                 let x = if act(a) {
                     self.add_to(a, quote!(#g * #bv))
                 } else {
