@@ -12,6 +12,9 @@
 //! takes the tape, and the reason is stated in its docs.
 
 mod call;
+mod call_args;
+mod call_method;
+mod call_opaque;
 mod consume;
 mod control;
 mod data;
