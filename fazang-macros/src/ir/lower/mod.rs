@@ -11,6 +11,8 @@
 //! Anything it cannot lower is an [`Unsupported`] with the reason; the function then
 //! takes the tape, and the reason is stated in its docs.
 
+mod assign;
+mod bind;
 mod call;
 mod call_args;
 mod call_method;
