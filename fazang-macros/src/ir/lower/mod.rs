@@ -23,6 +23,7 @@ mod data;
 mod expr;
 mod hints;
 mod iter;
+mod place;
 mod reduce;
 mod seq;
 mod stmt;

@@ -279,7 +279,7 @@ impl<'a> Lower<'a> {
             }
         }
         // `Vec::with_capacity(x.len())` reads only a length, even of an active array.
-        let empty = matches!(&init.peel().kind, MKind::Call(f, _) if super::expr::is_vec_new(f));
+        let empty = matches!(&init.peel().kind, MKind::Call(f, _) if super::place::is_vec_new(f));
         // So is a data array whose elements are written later (`w[i] /= 2.0`): its
         // writes are then stores the analyses see, like an active array's.
         let written_array = matches!(&l.pat, MPat::Ident { id, .. }
