@@ -21,7 +21,7 @@ impl<'a> Lower<'a> {
             let recv = self.expr(&m.receiver)?;
             return self.option_method(&name, &m.args, recv);
         }
-        if iter::iter_method(&name) {
+        if iter_adapt::iter_method(&name) {
             return self.iter_method(e, m);
         }
         if consume::consumer(&name) {

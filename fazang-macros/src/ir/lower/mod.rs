@@ -23,6 +23,7 @@ mod data;
 mod expr;
 mod hints;
 mod iter;
+mod iter_adapt;
 mod place;
 mod reduce;
 mod seq;
