@@ -155,104 +155,9 @@ impl<'a> Lower<'a> {
                 self.emit(Stmt::Store { place: pj, src: x });
                 Ok(Val::Unit)
             }
-            ("fill", 1) => {
-                let v = self.expr(&args[0])?;
-                let op = self.float(v, "a fill value")?;
-                let it = self.iter_of_val(Val::Seq(s.clone()))?;
-                let iter::Iter { count, .. } = it;
-                let it = iter::Iter {
-                    count,
-                    gen: iter::Gen::SeqMut(s),
-                };
-                self.each(&None, it, &mut |lw, p| {
-                    let Val::MutPlace(p) = p else {
-                        unreachable!("iter_mut gives places")
-                    };
-                    lw.emit(Stmt::Store {
-                        place: p,
-                        src: op.clone(),
-                    });
-                    Ok(())
-                })?;
-                Ok(Val::Unit)
-            }
-            ("first" | "last", 0) | ("get", 1) => {
-                let n = self.seq_len(&s);
-                let ni = self.ident(n).clone();
-                let (has, k) = if name == "get" {
-                    if matches!(args[0].peel().kind, MKind::Range(..)) {
-                        return no("`get` of a range of an active array");
-                    }
-                    let k = self.index_op(&args[0])?;
-                    let kt = seq::op_tokens(self, &k);
-                    let mut reads = vec![n];
-                    reads.extend(k.var());
-                    let has =
-                        self.data("has", Kind::Data(DataKind::Bool), quote!(#kt < #ni), reads);
-                    (has, Some(k))
-                } else {
-                    let has =
-                        self.data("has", Kind::Data(DataKind::Bool), quote!(#ni > 0), vec![n]);
-                    (has, None)
-                };
-                let k = if let Some(k) = k {
-                    k
-                } else if name == "first" {
-                    Op::Const(toks(quote!(0usize)))
-                } else {
-                    Op::Var(self.data(
-                        "i",
-                        Kind::Data(DataKind::Int),
-                        quote!(#ni.saturating_sub(1)),
-                        vec![n],
-                    ))
-                };
-                // Read only if present (the primal would not index an empty slice).
-                let out = self.new_var("x", Kind::F64);
-                let hi = self.ident(has).clone();
-                let c = self.data("c", Kind::Data(DataKind::Bool), quote!(#hi), vec![has]);
-                let (then, ()) = self.in_block(|lw| {
-                    let v = lw.seq_elem(&s, k);
-                    let op = lw.float(v, "an element")?;
-                    lw.emit(Stmt::Set {
-                        dst: out,
-                        rhs: Rhs::Copy(op),
-                    });
-                    Ok(())
-                })?;
-                self.emit(Stmt::If {
-                    cond: c,
-                    then,
-                    els: vec![],
-                });
-                Ok(Val::Opt(Box::new(Val::F(Op::Var(out))), has))
-            }
-            ("copy_from_slice" | "clone_from_slice", 1) => {
-                let src = self.expr(&args[0])?;
-                let src = self.iter_of_val(src)?;
-                let n = self.seq_len(&s);
-                let (ni, si) = (self.ident(n).clone(), self.ident(src.count).clone());
-                self.emit(Stmt::Effect {
-                    tokens: toks(quote!(::fazang::__private::check_copy_len(#ni, #si);)),
-                    reads: vec![n, src.count],
-                });
-                let it = iter::Iter {
-                    count: n,
-                    gen: iter::Gen::Zip(Box::new(iter::Gen::SeqMut(s)), Box::new(src.gen)),
-                };
-                self.each(&None, it, &mut |lw, pair| {
-                    let Val::Tuple(mut xy) = pair else {
-                        unreachable!("zip gives pairs")
-                    };
-                    let (Some(y), Some(Val::MutPlace(p))) = (xy.pop(), xy.pop()) else {
-                        unreachable!("iter_mut gives places")
-                    };
-                    let op = lw.float(y, "a copied element")?;
-                    lw.emit(Stmt::Store { place: p, src: op });
-                    Ok(())
-                })?;
-                Ok(Val::Unit)
-            }
+            ("fill", 1) => self.seq_fill(s, args),
+            ("first" | "last", 0) | ("get", 1) => self.seq_get(&name, s, args),
+            ("copy_from_slice" | "clone_from_slice", 1) => self.seq_copy_from(s, args),
             ("split_at", 1) => {
                 let mid = self.index_op(&args[0])?;
                 let a = self.seq_window(&s, None, Some(mid.clone()));
@@ -273,6 +178,108 @@ impl<'a> Lower<'a> {
                 self.opaque(e, Callee::unknown(quote!(#rt.#method)), args, Fallible::No)
             }
         }
+    }
+
+    /// `s.fill(x)`: `x` stored into every element.
+    fn seq_fill(&mut self, s: seq::Seq, args: &'a [MExpr]) -> R<Val> {
+        let v = self.expr(&args[0])?;
+        let op = self.float(v, "a fill value")?;
+        let it = self.iter_of_val(Val::Seq(s.clone()))?;
+        let iter::Iter { count, .. } = it;
+        let it = iter::Iter {
+            count,
+            gen: iter::Gen::SeqMut(s),
+        };
+        self.each(&None, it, &mut |lw, p| {
+            let Val::MutPlace(p) = p else {
+                unreachable!("iter_mut gives places")
+            };
+            lw.emit(Stmt::Store {
+                place: p,
+                src: op.clone(),
+            });
+            Ok(())
+        })?;
+        Ok(Val::Unit)
+    }
+
+    /// `s.first()`, `s.last()`, `s.get(k)`: an `Option` held as a value and a flag.
+    fn seq_get(&mut self, name: &str, s: seq::Seq, args: &'a [MExpr]) -> R<Val> {
+        let n = self.seq_len(&s);
+        let ni = self.ident(n).clone();
+        let (has, k) = if name == "get" {
+            if matches!(args[0].peel().kind, MKind::Range(..)) {
+                return no("`get` of a range of an active array");
+            }
+            let k = self.index_op(&args[0])?;
+            let kt = seq::op_tokens(self, &k);
+            let mut reads = vec![n];
+            reads.extend(k.var());
+            let has = self.data("has", Kind::Data(DataKind::Bool), quote!(#kt < #ni), reads);
+            (has, Some(k))
+        } else {
+            let has = self.data("has", Kind::Data(DataKind::Bool), quote!(#ni > 0), vec![n]);
+            (has, None)
+        };
+        let k = if let Some(k) = k {
+            k
+        } else if name == "first" {
+            Op::Const(toks(quote!(0usize)))
+        } else {
+            Op::Var(self.data(
+                "i",
+                Kind::Data(DataKind::Int),
+                quote!(#ni.saturating_sub(1)),
+                vec![n],
+            ))
+        };
+        // Read only if present (the primal would not index an empty slice).
+        let out = self.new_var("x", Kind::F64);
+        let hi = self.ident(has).clone();
+        let c = self.data("c", Kind::Data(DataKind::Bool), quote!(#hi), vec![has]);
+        let (then, ()) = self.in_block(|lw| {
+            let v = lw.seq_elem(&s, k);
+            let op = lw.float(v, "an element")?;
+            lw.emit(Stmt::Set {
+                dst: out,
+                rhs: Rhs::Copy(op),
+            });
+            Ok(())
+        })?;
+        self.emit(Stmt::If {
+            cond: c,
+            then,
+            els: vec![],
+        });
+        Ok(Val::Opt(Box::new(Val::F(Op::Var(out))), has))
+    }
+
+    /// `s.copy_from_slice(src)`: the lengths checked, then element by element.
+    fn seq_copy_from(&mut self, s: seq::Seq, args: &'a [MExpr]) -> R<Val> {
+        let src = self.expr(&args[0])?;
+        let src = self.iter_of_val(src)?;
+        let n = self.seq_len(&s);
+        let (ni, si) = (self.ident(n).clone(), self.ident(src.count).clone());
+        self.emit(Stmt::Effect {
+            tokens: toks(quote!(::fazang::__private::check_copy_len(#ni, #si);)),
+            reads: vec![n, src.count],
+        });
+        let it = iter::Iter {
+            count: n,
+            gen: iter::Gen::Zip(Box::new(iter::Gen::SeqMut(s)), Box::new(src.gen)),
+        };
+        self.each(&None, it, &mut |lw, pair| {
+            let Val::Tuple(mut xy) = pair else {
+                unreachable!("zip gives pairs")
+            };
+            let (Some(y), Some(Val::MutPlace(p))) = (xy.pop(), xy.pop()) else {
+                unreachable!("iter_mut gives places")
+            };
+            let op = lw.float(y, "a copied element")?;
+            lw.emit(Stmt::Store { place: p, src: op });
+            Ok(())
+        })?;
+        Ok(Val::Unit)
     }
 
     /// A sequence that is a whole local array (what `push` may grow).

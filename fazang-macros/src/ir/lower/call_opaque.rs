@@ -81,14 +81,7 @@ impl<'a> Lower<'a> {
             Fallible::No if self.result_positions.contains(&e.id) => Fallible::Question,
             f => f,
         };
-        let mut args = Vec::new();
-        for (i, a) in margs.iter().enumerate() {
-            let param = callee
-                .params
-                .as_ref()
-                .map(|ps| ps.get(i).cloned().flatten());
-            args.push(self.call_arg(a, &callee, param)?);
-        }
+        let args = self.opaque_args(&callee, margs)?;
         let scalars = args
             .iter()
             .filter(|a| matches!(a, CallArg::Scalar(_) | CallArg::InOut(_)))
@@ -114,36 +107,13 @@ impl<'a> Lower<'a> {
         };
         let convert = !callee.fazang;
         if how == CallHow::Tape && !inouts.is_empty() {
-            let shape = if hinted || matches!(result, Abs::Float(_)) {
-                Some(false)
-            } else if vector_result {
-                Some(true)
-            } else if matches!(result, Abs::Unknown(false) | Abs::Never) {
-                None
-            } else {
-                return no("a call with `&mut` floats returning something other than floats");
-            };
+            let shape = inout_shape(&result, hinted, vector_result)?;
             return self.taped_with_inouts(callee.tokens, args, shape, fallible, convert);
         }
         let callee_reads = Vec::new();
         let callee = callee.tokens;
-        let mut out_array = None;
-        let (out, data_out) = match &result {
-            Abs::Float(_) => (Some(self.new_var("y", Kind::F64)), None),
-            _ if hinted => (Some(self.new_var("y", Kind::F64)), None),
-            Abs::Int | Abs::Bool => (None, Some(self.new_var("d", self.kind_of_abs(&result)))),
-            _ if (seq_hinted
-                || matches!(&result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true))))
-                && inouts.is_empty() =>
-            {
-                let values = self.new_var("ys", Kind::Array);
-                let jac = self.new_var("jac", Kind::Array);
-                out_array = Some((values, jac));
-                (None, None)
-            }
-            Abs::Unknown(false) | Abs::Never => (None, None),
-            _ => return no("a call returning something other than a float or a vector of floats"),
-        };
+        let (out, data_out, out_array) =
+            self.opaque_outputs(&result, hinted, seq_hinted, inouts.is_empty())?;
         if how == CallHow::Tape && out.is_none() && out_array.is_none() {
             return no("a call with active arrays that returns no float");
         }
@@ -175,6 +145,50 @@ impl<'a> Lower<'a> {
             (_, _, Some((values, _))) => Val::Seq(seq::Seq::whole(values, 1)),
             _ => Val::Unit,
         })
+    }
+
+    /// The arguments of an opaque call, each adapted to its parameter if the callee's are
+    /// known.
+    fn opaque_args(&mut self, callee: &Callee, margs: &'a [MExpr]) -> R<Vec<CallArg>> {
+        let mut args = Vec::new();
+        for (i, a) in margs.iter().enumerate() {
+            let param = callee
+                .params
+                .as_ref()
+                .map(|ps| ps.get(i).cloned().flatten());
+            args.push(self.call_arg(a, callee, param)?);
+        }
+        Ok(args)
+    }
+
+    /// The outputs of an opaque call (without `&mut` floats on the tape) by what it
+    /// returns: a float (`out`), data (`data_out`), or a vector of floats with its Jacobian
+    /// (`out_array`).
+    fn opaque_outputs(
+        &mut self,
+        result: &Abs,
+        hinted: bool,
+        seq_hinted: bool,
+        no_inouts: bool,
+    ) -> R<Outputs> {
+        let mut out_array = None;
+        let (out, data_out) = match result {
+            Abs::Float(_) => (Some(self.new_var("y", Kind::F64)), None),
+            _ if hinted => (Some(self.new_var("y", Kind::F64)), None),
+            Abs::Int | Abs::Bool => (None, Some(self.new_var("d", self.kind_of_abs(result)))),
+            _ if (seq_hinted
+                || matches!(result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true))))
+                && no_inouts =>
+            {
+                let values = self.new_var("ys", Kind::Array);
+                let jac = self.new_var("jac", Kind::Array);
+                out_array = Some((values, jac));
+                (None, None)
+            }
+            Abs::Unknown(false) | Abs::Never => (None, None),
+            _ => return no("a call returning something other than a float or a vector of floats"),
+        };
+        Ok((out, data_out, out_array))
     }
 
     /// A call of a path: fazang's functions take data as it is; the functions of the same
@@ -265,4 +279,21 @@ impl Callee {
             params: None,
         }
     }
+}
+
+/// The outputs of an opaque call: a float, data, a vector of floats and its Jacobian.
+type Outputs = (Option<V>, Option<V>, Option<(V, V)>);
+
+/// What a taped call with `&mut` floats returns: a float (`Some(false)`), a vector of
+/// floats (`Some(true)`) or nothing (`None`).
+fn inout_shape(result: &Abs, hinted: bool, vector_result: bool) -> R<Option<bool>> {
+    Ok(if hinted || matches!(result, Abs::Float(_)) {
+        Some(false)
+    } else if vector_result {
+        Some(true)
+    } else if matches!(result, Abs::Unknown(false) | Abs::Never) {
+        None
+    } else {
+        return no("a call with `&mut` floats returning something other than floats");
+    })
 }
