@@ -271,21 +271,7 @@ impl<'a> Lower<'a> {
     /// Make item `k` of `g` (with `count` items) and pass it on.
     fn item(&mut self, g: &Gen, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
         match g {
-            Gen::Range { lo, step } => {
-                let (lt, kt) = (self.tok(lo), self.tok(&k));
-                let mut reads: Vec<V> = lo.var().into_iter().collect();
-                reads.extend(k.var());
-                let t = match step {
-                    None => quote!(::fazang::__private::nth(#lt, #kt)),
-                    Some(s) => {
-                        let st = self.tok(s);
-                        reads.extend(s.var());
-                        quote!(::fazang::__private::nth(#lt, #kt * #st))
-                    }
-                };
-                let v = self.int(t, reads);
-                cont(self, Val::D(v))
-            }
+            Gen::Range { lo, step } => self.item_range(lo, step, k, cont),
             Gen::Seq(s) => {
                 let v = self.seq_elem(s, k);
                 cont(self, v)
@@ -294,24 +280,7 @@ impl<'a> Lower<'a> {
                 let p = self.seq_place(s, k);
                 cont(self, Val::MutPlace(p))
             }
-            Gen::Data(d, kind) => {
-                let (di, kt) = (self.ident(*d).clone(), self.tok(&k));
-                let mut reads = vec![*d];
-                reads.extend(k.var());
-                // Numbers by value; anything else borrowed.
-                let t = match kind {
-                    Kind::Data(DataKind::Other) => quote!(&#di[#kt]),
-                    _ => quote!(#di[#kt]),
-                };
-                let v = self.data("d", *kind, t, reads);
-                cont(
-                    self,
-                    match kind {
-                        Kind::F64 => Val::F(Op::Var(v)),
-                        _ => Val::D(v),
-                    },
-                )
-            }
+            Gen::Data(d, kind) => self.item_data(d, kind, k, cont),
             Gen::Windows(s, size) => {
                 let kt = self.tok(&k);
                 let st = self.tok(size);
@@ -321,38 +290,9 @@ impl<'a> Lower<'a> {
                 let w = self.seq_window_unchecked(s, k, Op::Var(hi));
                 cont(self, Val::Seq(w))
             }
-            Gen::Chunks(s, size) => {
-                let n = self.seq_len(s);
-                let (kt, st, ni) = (self.tok(&k), self.tok(size), self.ident(n).clone());
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                reads.extend(size.var());
-                let lo = self.int(quote!(#kt * #st), reads.clone());
-                let li = self.ident(lo).clone();
-                let mut r2 = vec![lo, n];
-                r2.extend(size.var());
-                let hi = self.int(quote!(::core::cmp::min(#li + #st, #ni)), r2);
-                let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
-                cont(self, Val::Seq(w))
-            }
+            Gen::Chunks(s, size) => self.item_chunks(s, size, k, cont),
             Gen::Once(v) => cont(self, (**v).clone()),
-            Gen::Chain(a, b, n) => {
-                let (kt, ni) = (self.tok(&k), self.ident(*n).clone());
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                reads.push(*n);
-                let c = self.data(
-                    "c",
-                    Kind::Data(DataKind::Bool),
-                    quote!(#kt < #ni),
-                    reads.clone(),
-                );
-                let (then, ()) = self.in_block(|lw| lw.item(a, k.clone(), cont))?;
-                let (els, ()) = self.in_block(|lw| {
-                    let k2 = lw.int(quote!(#kt - #ni), reads);
-                    lw.item(b, Op::Var(k2), cont)
-                })?;
-                self.emit(Stmt::If { cond: c, then, els });
-                Ok(())
-            }
+            Gen::Chain(a, b, n) => self.item_chain(a, b, n, k, cont),
             Gen::DataSlices(d, size, windows) => {
                 let (di, kt, st) = (self.ident(*d).clone(), self.tok(&k), self.tok(size));
                 let mut reads = vec![*d];
@@ -400,30 +340,106 @@ impl<'a> Lower<'a> {
                 });
                 Ok(())
             }),
-            Gen::Reindex(g, r) => {
-                let kt = self.tok(&k);
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                let t = match r {
-                    Reindex::Rev(n) => {
-                        let ni = self.ident(*n).clone();
-                        reads.push(*n);
-                        quote!(#ni - 1 - #kt)
-                    }
-                    Reindex::Skip(n) => {
-                        let nt = self.tok(n);
-                        reads.extend(n.var());
-                        quote!(#kt + #nt)
-                    }
-                    Reindex::StepBy(s) => {
-                        let st = self.tok(s);
-                        reads.extend(s.var());
-                        quote!(#kt * #st)
-                    }
-                };
-                let k2 = self.int(t, reads);
-                self.item(g, Op::Var(k2), cont)
-            }
+            Gen::Reindex(g, r) => self.item_reindex(g, r, k, cont),
         }
+    }
+
+    /// Item `k` of a range: `lo + k * step`.
+    fn item_range(&mut self, lo: &Op, step: &Option<Op>, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (lt, kt) = (self.tok(lo), self.tok(&k));
+        let mut reads: Vec<V> = lo.var().into_iter().collect();
+        reads.extend(k.var());
+        let t = match step {
+            None => quote!(::fazang::__private::nth(#lt, #kt)),
+            Some(s) => {
+                let st = self.tok(s);
+                reads.extend(s.var());
+                quote!(::fazang::__private::nth(#lt, #kt * #st))
+            }
+        };
+        let v = self.int(t, reads);
+        cont(self, Val::D(v))
+    }
+
+    /// Item `k` of a data sequence: numbers by value, anything else borrowed.
+    fn item_data(&mut self, d: &V, kind: &Kind, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (di, kt) = (self.ident(*d).clone(), self.tok(&k));
+        let mut reads = vec![*d];
+        reads.extend(k.var());
+        // Numbers by value; anything else borrowed.
+        let t = match kind {
+            Kind::Data(DataKind::Other) => quote!(&#di[#kt]),
+            _ => quote!(#di[#kt]),
+        };
+        let v = self.data("d", *kind, t, reads);
+        cont(
+            self,
+            match kind {
+                Kind::F64 => Val::F(Op::Var(v)),
+                _ => Val::D(v),
+            },
+        )
+    }
+
+    /// Chunk `k`: `s[k * size..min(k * size + size, len)]`.
+    fn item_chunks(&mut self, s: &Seq, size: &Op, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let n = self.seq_len(s);
+        let (kt, st, ni) = (self.tok(&k), self.tok(size), self.ident(n).clone());
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        reads.extend(size.var());
+        let lo = self.int(quote!(#kt * #st), reads.clone());
+        let li = self.ident(lo).clone();
+        let mut r2 = vec![lo, n];
+        r2.extend(size.var());
+        let hi = self.int(quote!(::core::cmp::min(#li + #st, #ni)), r2);
+        let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
+        cont(self, Val::Seq(w))
+    }
+
+    /// Item `k` of `a.chain(b)` (`a` has `n` items): `a`'s item `k` or `b`'s item `k - n`.
+    fn item_chain(&mut self, a: &Gen, b: &Gen, n: &V, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (kt, ni) = (self.tok(&k), self.ident(*n).clone());
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        reads.push(*n);
+        let c = self.data(
+            "c",
+            Kind::Data(DataKind::Bool),
+            quote!(#kt < #ni),
+            reads.clone(),
+        );
+        let (then, ()) = self.in_block(|lw| lw.item(a, k.clone(), cont))?;
+        let (els, ()) = self.in_block(|lw| {
+            let k2 = lw.int(quote!(#kt - #ni), reads);
+            lw.item(b, Op::Var(k2), cont)
+        })?;
+        self.emit(Stmt::If { cond: c, then, els });
+        Ok(())
+    }
+
+    /// Item `k` of a reindexed iterator (`rev`, `skip`, `step_by`): the inner item at the
+    /// mapped index.
+    fn item_reindex(&mut self, g: &Gen, r: &Reindex, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let kt = self.tok(&k);
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        let t = match r {
+            Reindex::Rev(n) => {
+                let ni = self.ident(*n).clone();
+                reads.push(*n);
+                quote!(#ni - 1 - #kt)
+            }
+            Reindex::Skip(n) => {
+                let nt = self.tok(n);
+                reads.extend(n.var());
+                quote!(#kt + #nt)
+            }
+            Reindex::StepBy(s) => {
+                let st = self.tok(s);
+                reads.extend(s.var());
+                quote!(#kt * #st)
+            }
+        };
+        let k2 = self.int(t, reads);
+        self.item(g, Op::Var(k2), cont)
     }
 
     /// `s[lo..hi]` for bounds the iterator guarantees.
