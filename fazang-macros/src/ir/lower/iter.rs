@@ -1,10 +1,12 @@
 //! Iterator chains as indexed loops. An iterator is symbolic while it is built (a count
 //! and a generator giving item `k`); a consumer (`for`, `sum`, `fold`, `collect`, ..)
 //! makes the one loop `for k in 0..count`, whose body computes the item and uses it.
+//! The adaptors building iterators are in [`super::iter_adapt`].
 
+use super::iter_adapt::iter_method;
 use super::seq::Seq;
 use super::*;
-use crate::model::{Expr as MExpr, Kind as MKind, MethodCall};
+use crate::model::{Expr as MExpr, Kind as MKind};
 use quote::quote;
 
 /// An iterator not consumed yet.
@@ -67,7 +69,7 @@ pub enum Reindex {
 }
 
 impl Gen {
-    fn filtered(&self) -> bool {
+    pub(super) fn filtered(&self) -> bool {
         match self {
             Gen::Filter(..) => true,
             Gen::Enumerate(g) | Gen::Map(g, _) | Gen::Reindex(g, _) => g.filtered(),
@@ -82,11 +84,11 @@ pub type Cont<'c, 'a> = dyn FnMut(&mut Lower<'a>, Val) -> R<()> + 'c;
 
 impl<'a> Lower<'a> {
     /// A data integer computed by `t`.
-    fn int(&mut self, t: TokenStream, reads: Vec<V>) -> V {
+    pub(super) fn int(&mut self, t: TokenStream, reads: Vec<V>) -> V {
         self.data("n", Kind::Data(DataKind::Int), t, reads)
     }
 
-    fn tok(&self, op: &Op) -> TokenStream {
+    pub(super) fn tok(&self, op: &Op) -> TokenStream {
         super::seq::op_tokens(self, op)
     }
 
@@ -204,165 +206,6 @@ impl<'a> Lower<'a> {
         }))
     }
 
-    /// A method making or adapting an iterator.
-    pub fn iter_method(&mut self, e: &'a MExpr, m: &'a MethodCall) -> R<Val> {
-        let name = m.method.to_string();
-        let args = &m.args;
-        match (name.as_str(), args.len()) {
-            ("iter" | "into_iter" | "copied" | "cloned" | "by_ref", 0) => {
-                let r = self.iter_recv(&m.receiver)?;
-                Ok(Val::Iter(r))
-            }
-            ("iter_mut", 0) => match self.expr(&m.receiver)? {
-                Val::Seq(s) => {
-                    let count = self.seq_len(&s);
-                    Ok(Val::Iter(Iter {
-                        count,
-                        gen: Gen::SeqMut(s),
-                    }))
-                }
-                other => no(format!("`iter_mut` on {}", other.describe())),
-            },
-            ("windows" | "chunks" | "chunks_exact", 1) => {
-                let recv = self.expr(&m.receiver)?;
-                let Some(s) = self.as_seq(recv.clone(), &m.receiver) else {
-                    let Val::D(d) = recv else {
-                        return self.data_method(e, m);
-                    };
-                    let size = self.index_op(&args[0])?;
-                    let (di, st) = (self.ident(d).clone(), self.tok(&size));
-                    let mut reads = vec![d];
-                    reads.extend(size.var());
-                    let count = match name.as_str() {
-                        "windows" => quote!(::fazang::__private::windows_count(#di.len(), #st)),
-                        "chunks" => quote!(::fazang::__private::chunks_count(#di.len(), #st)),
-                        _ => quote!(::fazang::__private::chunks_exact_count(#di.len(), #st)),
-                    };
-                    let count = self.int(count, reads);
-                    let windows = name == "windows";
-                    return Ok(Val::Iter(Iter {
-                        count,
-                        gen: Gen::DataSlices(d, size, windows),
-                    }));
-                };
-                let size = self.index_op(&args[0])?;
-                let n = self.seq_len(&s);
-                let (ni, st) = (self.ident(n).clone(), self.tok(&size));
-                let mut reads = vec![n];
-                reads.extend(size.var());
-                let (count, gen) = match name.as_str() {
-                    "windows" => (
-                        quote!(::fazang::__private::windows_count(#ni, #st)),
-                        Gen::Windows(s, size),
-                    ),
-                    "chunks" => (
-                        quote!(::fazang::__private::chunks_count(#ni, #st)),
-                        Gen::Chunks(s, size),
-                    ),
-                    _ => (
-                        quote!(::fazang::__private::chunks_exact_count(#ni, #st)),
-                        Gen::Chunks(s, size),
-                    ),
-                };
-                let count = self.int(count, reads);
-                Ok(Val::Iter(Iter { count, gen }))
-            }
-            ("chain", 1) => {
-                let a = self.iter_recv(&m.receiver)?;
-                let b = self.iter_of(&args[0])?;
-                self.no_filter(&a, "chain")?;
-                self.no_filter(&b, "chain")?;
-                let (x, y) = (self.ident(a.count).clone(), self.ident(b.count).clone());
-                let count = self.int(quote!(#x.saturating_add(#y)), vec![a.count, b.count]);
-                Ok(Val::Iter(Iter {
-                    count,
-                    gen: Gen::Chain(Box::new(a.gen), Box::new(b.gen), a.count),
-                }))
-            }
-            ("enumerate", 0) => {
-                let it = self.iter_recv(&m.receiver)?;
-                self.no_filter(&it, "enumerate")?;
-                Ok(Val::Iter(Iter {
-                    count: it.count,
-                    gen: Gen::Enumerate(Box::new(it.gen)),
-                }))
-            }
-            ("zip", 1) => {
-                let a = self.iter_recv(&m.receiver)?;
-                let b = self.iter_of(&args[0])?;
-                self.no_filter(&a, "zip")?;
-                self.no_filter(&b, "zip")?;
-                let (x, y) = (self.ident(a.count).clone(), self.ident(b.count).clone());
-                let count = self.int(quote!(::core::cmp::min(#x, #y)), vec![a.count, b.count]);
-                Ok(Val::Iter(Iter {
-                    count,
-                    gen: Gen::Zip(Box::new(a.gen), Box::new(b.gen)),
-                }))
-            }
-            ("map", 1) => {
-                let it = self.iter_recv(&m.receiver)?;
-                let f = self.fn_arg(&args[0])?;
-                Ok(Val::Iter(Iter {
-                    count: it.count,
-                    gen: Gen::Map(Box::new(it.gen), Box::new(f)),
-                }))
-            }
-            ("filter", 1) => {
-                let it = self.iter_recv(&m.receiver)?;
-                let f = self.fn_arg(&args[0])?;
-                Ok(Val::Iter(Iter {
-                    count: it.count,
-                    gen: Gen::Filter(Box::new(it.gen), Box::new(f)),
-                }))
-            }
-            ("rev", 0) => {
-                let it = self.iter_recv(&m.receiver)?;
-                self.no_filter(&it, "rev")?;
-                Ok(Val::Iter(Iter {
-                    count: it.count,
-                    gen: Gen::Reindex(Box::new(it.gen), Reindex::Rev(it.count)),
-                }))
-            }
-            ("skip" | "take" | "step_by", 1) => {
-                let it = self.iter_recv(&m.receiver)?;
-                self.no_filter(&it, &name)?;
-                let n = self.index_op(&args[0])?;
-                let (c, nt) = (self.ident(it.count).clone(), self.tok(&n));
-                let mut reads = vec![it.count];
-                reads.extend(n.var());
-                let (count, gen) = match name.as_str() {
-                    "skip" => (
-                        quote!(#c.saturating_sub(#nt)),
-                        Gen::Reindex(Box::new(it.gen), Reindex::Skip(n)),
-                    ),
-                    "take" => (quote!(::core::cmp::min(#c, #nt)), it.gen),
-                    _ => (
-                        quote!(::fazang::__private::step_count(#c, #nt)),
-                        Gen::Reindex(Box::new(it.gen), Reindex::StepBy(n)),
-                    ),
-                };
-                let count = self.int(count, reads);
-                Ok(Val::Iter(Iter { count, gen }))
-            }
-            _ => {
-                let _ = e;
-                no(format!("the iterator method `{name}`"))
-            }
-        }
-    }
-
-    fn no_filter(&self, it: &Iter, what: &str) -> R<()> {
-        if it.gen.filtered() {
-            return no(format!("`{what}` after `filter`"));
-        }
-        Ok(())
-    }
-
-    /// The receiver of an iterator adaptor, as an iterator.
-    fn iter_recv(&mut self, r: &'a MExpr) -> R<Iter> {
-        self.iter_of(r)
-    }
-
     /// A closure or function argument (`map(|x| ..)`, `fold(0.0, f64::max)`, `map(f)`).
     pub fn fn_arg(&mut self, a: &'a MExpr) -> R<Fn> {
         match &a.peel().kind {
@@ -428,21 +271,7 @@ impl<'a> Lower<'a> {
     /// Make item `k` of `g` (with `count` items) and pass it on.
     fn item(&mut self, g: &Gen, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
         match g {
-            Gen::Range { lo, step } => {
-                let (lt, kt) = (self.tok(lo), self.tok(&k));
-                let mut reads: Vec<V> = lo.var().into_iter().collect();
-                reads.extend(k.var());
-                let t = match step {
-                    None => quote!(::fazang::__private::nth(#lt, #kt)),
-                    Some(s) => {
-                        let st = self.tok(s);
-                        reads.extend(s.var());
-                        quote!(::fazang::__private::nth(#lt, #kt * #st))
-                    }
-                };
-                let v = self.int(t, reads);
-                cont(self, Val::D(v))
-            }
+            Gen::Range { lo, step } => self.item_range(lo, step, k, cont),
             Gen::Seq(s) => {
                 let v = self.seq_elem(s, k);
                 cont(self, v)
@@ -451,24 +280,7 @@ impl<'a> Lower<'a> {
                 let p = self.seq_place(s, k);
                 cont(self, Val::MutPlace(p))
             }
-            Gen::Data(d, kind) => {
-                let (di, kt) = (self.ident(*d).clone(), self.tok(&k));
-                let mut reads = vec![*d];
-                reads.extend(k.var());
-                // Numbers by value; anything else borrowed.
-                let t = match kind {
-                    Kind::Data(DataKind::Other) => quote!(&#di[#kt]),
-                    _ => quote!(#di[#kt]),
-                };
-                let v = self.data("d", *kind, t, reads);
-                cont(
-                    self,
-                    match kind {
-                        Kind::F64 => Val::F(Op::Var(v)),
-                        _ => Val::D(v),
-                    },
-                )
-            }
+            Gen::Data(d, kind) => self.item_data(d, kind, k, cont),
             Gen::Windows(s, size) => {
                 let kt = self.tok(&k);
                 let st = self.tok(size);
@@ -478,38 +290,9 @@ impl<'a> Lower<'a> {
                 let w = self.seq_window_unchecked(s, k, Op::Var(hi));
                 cont(self, Val::Seq(w))
             }
-            Gen::Chunks(s, size) => {
-                let n = self.seq_len(s);
-                let (kt, st, ni) = (self.tok(&k), self.tok(size), self.ident(n).clone());
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                reads.extend(size.var());
-                let lo = self.int(quote!(#kt * #st), reads.clone());
-                let li = self.ident(lo).clone();
-                let mut r2 = vec![lo, n];
-                r2.extend(size.var());
-                let hi = self.int(quote!(::core::cmp::min(#li + #st, #ni)), r2);
-                let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
-                cont(self, Val::Seq(w))
-            }
+            Gen::Chunks(s, size) => self.item_chunks(s, size, k, cont),
             Gen::Once(v) => cont(self, (**v).clone()),
-            Gen::Chain(a, b, n) => {
-                let (kt, ni) = (self.tok(&k), self.ident(*n).clone());
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                reads.push(*n);
-                let c = self.data(
-                    "c",
-                    Kind::Data(DataKind::Bool),
-                    quote!(#kt < #ni),
-                    reads.clone(),
-                );
-                let (then, ()) = self.in_block(|lw| lw.item(a, k.clone(), cont))?;
-                let (els, ()) = self.in_block(|lw| {
-                    let k2 = lw.int(quote!(#kt - #ni), reads);
-                    lw.item(b, Op::Var(k2), cont)
-                })?;
-                self.emit(Stmt::If { cond: c, then, els });
-                Ok(())
-            }
+            Gen::Chain(a, b, n) => self.item_chain(a, b, n, k, cont),
             Gen::DataSlices(d, size, windows) => {
                 let (di, kt, st) = (self.ident(*d).clone(), self.tok(&k), self.tok(size));
                 let mut reads = vec![*d];
@@ -557,30 +340,106 @@ impl<'a> Lower<'a> {
                 });
                 Ok(())
             }),
-            Gen::Reindex(g, r) => {
-                let kt = self.tok(&k);
-                let mut reads: Vec<V> = k.var().into_iter().collect();
-                let t = match r {
-                    Reindex::Rev(n) => {
-                        let ni = self.ident(*n).clone();
-                        reads.push(*n);
-                        quote!(#ni - 1 - #kt)
-                    }
-                    Reindex::Skip(n) => {
-                        let nt = self.tok(n);
-                        reads.extend(n.var());
-                        quote!(#kt + #nt)
-                    }
-                    Reindex::StepBy(s) => {
-                        let st = self.tok(s);
-                        reads.extend(s.var());
-                        quote!(#kt * #st)
-                    }
-                };
-                let k2 = self.int(t, reads);
-                self.item(g, Op::Var(k2), cont)
-            }
+            Gen::Reindex(g, r) => self.item_reindex(g, r, k, cont),
         }
+    }
+
+    /// Item `k` of a range: `lo + k * step`.
+    fn item_range(&mut self, lo: &Op, step: &Option<Op>, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (lt, kt) = (self.tok(lo), self.tok(&k));
+        let mut reads: Vec<V> = lo.var().into_iter().collect();
+        reads.extend(k.var());
+        let t = match step {
+            None => quote!(::fazang::__private::nth(#lt, #kt)),
+            Some(s) => {
+                let st = self.tok(s);
+                reads.extend(s.var());
+                quote!(::fazang::__private::nth(#lt, #kt * #st))
+            }
+        };
+        let v = self.int(t, reads);
+        cont(self, Val::D(v))
+    }
+
+    /// Item `k` of a data sequence: numbers by value, anything else borrowed.
+    fn item_data(&mut self, d: &V, kind: &Kind, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (di, kt) = (self.ident(*d).clone(), self.tok(&k));
+        let mut reads = vec![*d];
+        reads.extend(k.var());
+        // Numbers by value; anything else borrowed.
+        let t = match kind {
+            Kind::Data(DataKind::Other) => quote!(&#di[#kt]),
+            _ => quote!(#di[#kt]),
+        };
+        let v = self.data("d", *kind, t, reads);
+        cont(
+            self,
+            match kind {
+                Kind::F64 => Val::F(Op::Var(v)),
+                _ => Val::D(v),
+            },
+        )
+    }
+
+    /// Chunk `k`: `s[k * size..min(k * size + size, len)]`.
+    fn item_chunks(&mut self, s: &Seq, size: &Op, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let n = self.seq_len(s);
+        let (kt, st, ni) = (self.tok(&k), self.tok(size), self.ident(n).clone());
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        reads.extend(size.var());
+        let lo = self.int(quote!(#kt * #st), reads.clone());
+        let li = self.ident(lo).clone();
+        let mut r2 = vec![lo, n];
+        r2.extend(size.var());
+        let hi = self.int(quote!(::core::cmp::min(#li + #st, #ni)), r2);
+        let w = self.seq_window_unchecked(s, Op::Var(lo), Op::Var(hi));
+        cont(self, Val::Seq(w))
+    }
+
+    /// Item `k` of `a.chain(b)` (`a` has `n` items): `a`'s item `k` or `b`'s item `k - n`.
+    fn item_chain(&mut self, a: &Gen, b: &Gen, n: &V, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let (kt, ni) = (self.tok(&k), self.ident(*n).clone());
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        reads.push(*n);
+        let c = self.data(
+            "c",
+            Kind::Data(DataKind::Bool),
+            quote!(#kt < #ni),
+            reads.clone(),
+        );
+        let (then, ()) = self.in_block(|lw| lw.item(a, k.clone(), cont))?;
+        let (els, ()) = self.in_block(|lw| {
+            let k2 = lw.int(quote!(#kt - #ni), reads);
+            lw.item(b, Op::Var(k2), cont)
+        })?;
+        self.emit(Stmt::If { cond: c, then, els });
+        Ok(())
+    }
+
+    /// Item `k` of a reindexed iterator (`rev`, `skip`, `step_by`): the inner item at the
+    /// mapped index.
+    fn item_reindex(&mut self, g: &Gen, r: &Reindex, k: Op, cont: &mut Cont<'_, 'a>) -> R<()> {
+        let kt = self.tok(&k);
+        let mut reads: Vec<V> = k.var().into_iter().collect();
+        let t = match r {
+            Reindex::Rev(n) => {
+                let ni = self.ident(*n).clone();
+                reads.push(*n);
+                quote!(#ni - 1 - #kt)
+            }
+            Reindex::Skip(n) => {
+                let nt = self.tok(n);
+                reads.extend(n.var());
+                quote!(#kt + #nt)
+            }
+            Reindex::StepBy(s) => {
+                let st = self.tok(s);
+                reads.extend(s.var());
+                quote!(#kt * #st)
+            }
+        };
+        let k2 = self.int(t, reads);
+        self.item(g, Op::Var(k2), cont)
     }
 
     /// `s[lo..hi]` for bounds the iterator guarantees.
@@ -603,31 +462,6 @@ impl<'a> Lower<'a> {
             window: Some((off, len)),
         }
     }
-}
-
-/// Methods that make or adapt iterators.
-pub fn iter_method(name: &str) -> bool {
-    matches!(
-        name,
-        "iter"
-            | "into_iter"
-            | "iter_mut"
-            | "copied"
-            | "cloned"
-            | "by_ref"
-            | "windows"
-            | "chunks"
-            | "chunks_exact"
-            | "enumerate"
-            | "zip"
-            | "map"
-            | "filter"
-            | "rev"
-            | "skip"
-            | "take"
-            | "step_by"
-            | "chain"
-    )
 }
 
 impl Lower<'_> {

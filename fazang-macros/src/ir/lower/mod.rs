@@ -11,13 +11,20 @@
 //! Anything it cannot lower is an [`Unsupported`] with the reason; the function then
 //! takes the tape, and the reason is stated in its docs.
 
+mod assign;
+mod bind;
 mod call;
+mod call_args;
+mod call_method;
+mod call_opaque;
 mod consume;
 mod control;
 mod data;
 mod expr;
 mod hints;
 mod iter;
+mod iter_adapt;
+mod place;
 mod reduce;
 mod seq;
 mod stmt;
