@@ -94,7 +94,7 @@ fn function(
     let primal = expand::generic_fn(cx, m, (&s, &lt), &analysed, callees);
     let derived = siblings::siblings(m, &analysed);
     let higher = higher::higher(m, &analysed);
-    let sparse = sparse::sparse(m);
+    let sparse = sparse::sparse(m, &analysed);
     // Functions the adjoint code calls (the bodies of `reduce_sum` closures).
     let hidden = match &analysed.adjoint {
         Some(Ok(a)) => a.hidden.clone(),

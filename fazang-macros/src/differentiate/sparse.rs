@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The sparse siblings `sparse` asks for, when the function has them.
-pub fn sparse(m: &Model) -> TokenStream {
+pub fn sparse(m: &Model, a: &super::expand::Analysed) -> TokenStream {
     if m.options.sparse.is_none()
         || !m.has_siblings()
         || m.active()
@@ -25,7 +25,21 @@ pub fn sparse(m: &Model) -> TokenStream {
         return TokenStream::new();
     }
     match m.ret {
-        Some(ResultKind::Scalar | ResultKind::ResultScalar) => hessian_sparse_fn(m),
+        Some(ResultKind::Scalar | ResultKind::ResultScalar) => {
+            // The tangent of the adjoint code, when the macro writes it: plain Rust on
+            // dual numbers instead of the driver's tape.
+            let lanes = matches!(&a.adjoint, Some(Ok(adj))
+                if !m.options.tape && adj.tangent.is_ok() && adj.generic.is_ok())
+            .then(|| super::tangent_items::colour_lanes_closure(m));
+            if std::env::var_os("FAZANG_MACRO_DEBUG").is_some() {
+                let how = match lanes {
+                    Some(_) => "the tangent of the adjoint code, 4 colours per pass",
+                    None => "the generic body on the sparse driver's tape",
+                };
+                eprintln!("#[differentiate] {}: _hessian_sparse from {how}", m.name());
+            }
+            hessian_sparse_fn(m, lanes)
+        }
         Some(ResultKind::Vector | ResultKind::Aliased) => jacobian_sparse_fn(m),
         None => TokenStream::new(),
     }
@@ -108,11 +122,11 @@ fn jacobian_sparse_fn(m: &Model) -> TokenStream {
     item(m, &jname, [doc1, doc2], TokenStream::new(), ty, body)
 }
 
-fn hessian_sparse_fn(m: &Model) -> TokenStream {
+fn hessian_sparse_fn(m: &Model, lanes: Option<TokenStream>) -> TokenStream {
     let name = m.name();
     let hname = format_ident!("{}_hessian_sparse", name);
     let same = |out: TokenStream| out;
-    let (fp, detect, hvp) = (run(m, same), run(m, same), run(m, same));
+    let (fp, detect) = (run(m, same), run(m, same));
     let (prelude, e) = (prelude(m), error_type(m));
     let (g, gty) = shaped_gradient(m);
     let shape = quote! {{
@@ -129,11 +143,22 @@ fn hessian_sparse_fn(m: &Model) -> TokenStream {
     } else {
         shape
     };
+    let driver = match lanes {
+        Some(lanes) => quote! {
+            ::fazang::__private::hessian_sparse_lanes::<#e, { ::fazang::__private::COLOUR_LANES }>(
+                &__FZ_SPARSE, __fz_n, #fp, #detect, #lanes,
+            )
+        },
+        None => {
+            let hvp = run(m, same);
+            quote! {
+                ::fazang::__private::hessian_sparse::<#e>(&__FZ_SPARSE, __fz_n, #fp, #detect, #hvp)
+            }
+        }
+    };
     let body = quote! {
         #prelude
-        match ::fazang::__private::hessian_sparse::<#e>(
-            &__FZ_SPARSE, __fz_n, #fp, #detect, #hvp,
-        ) {
+        match #driver {
             ::std::result::Result::Ok((__fz_v, __fz_g, __fz_h)) => #ok,
             #finish
         }

@@ -131,6 +131,38 @@ pub fn tangent_items(m: &Model, g: &Generic) -> TokenStream {
     quote!(#tangent #jvp)
 }
 
+/// The closure `name_hessian_sparse` gives the colour-lane driver: the parameters seeded
+/// for a pass, the tangent of the adjoint code on `Dual<f64, [f64; COLOUR_LANES]>`, its
+/// value and its gradient buffers flattened (the compressed Hessian's columns).
+pub(super) fn colour_lanes_closure(m: &Model) -> TokenStream {
+    let t = quote!(::fazang::Dual<f64, [f64; ::fazang::__private::COLOUR_LANES]>);
+    let (seeds, zeros, bufs) = (
+        seeds(m, &format_ident!("__fz_s")),
+        zero_buffers(m),
+        buffer_args(m),
+    );
+    let out = call(
+        m,
+        &adjoint_t_name(m),
+        &t,
+        quote!(<#t as ::core::convert::From<f64>>::from(1.0) #bufs),
+    );
+    let reads = m.active().map(|p| {
+        let b = buffer(p);
+        quote!(::fazang::__private::flat_duals(#b, &mut __fz_flat);)
+    });
+    quote! {
+        |__fz_s: &mut ::fazang::__private::ColourLanes<'_, { ::fazang::__private::COLOUR_LANES }>| {
+            #seeds
+            #zeros
+            let __fz_v = #out;
+            let mut __fz_flat = ::std::vec::Vec::new();
+            #(#reads)*
+            ::std::result::Result::Ok((__fz_v, __fz_flat))
+        }
+    }
+}
+
 /// Input directions per pass of `name_jacobian` by columns.
 const JACOBIAN_LANES: usize = 8;
 

@@ -256,16 +256,7 @@ pub fn hessian_sparse<E>(
     detect: impl FnOnce(&mut ProbeSeeder<Record>) -> Result<Probe<Record>, E>,
     mut hvp: impl FnMut(&mut HvpLanes<'_>) -> Result<HvpLanesScalar, E>,
 ) -> Result<(f64, Vec<f64>, Triplets), E> {
-    let key = key_of(n, &[fingerprint(&mut ProbeSeeder::new())?.handle()]);
-    let plan = match cache.get(key) {
-        Some(p) => p,
-        None => {
-            let (out, g) = pattern::record(|| detect(&mut ProbeSeeder::new()));
-            let out = out?.handle();
-            check_same_expressions(&g, n, &[out], key);
-            cache.insert(key, Plan::hessian(pattern::hessian_rows(&g, out, n)))
-        }
-    };
+    let plan = hessian_plan(cache, n, fingerprint, detect)?;
     let k = plan.colours();
     let mut b = vec![0.0; n * k];
     let (mut value, mut grad) = (f64::NAN, vec![0.0; n]);
@@ -298,6 +289,31 @@ pub fn hessian_sparse<E>(
         }
     }
     Ok((value, grad, plan.triplets(&b)))
+}
+
+/// The plan of a sparse Hessian: from the cache when the fingerprint run's outputs are
+/// known, else detected (the pattern of the recorded graph, coloured) and cached.
+pub(super) fn hessian_plan<E>(
+    cache: &SparseCache,
+    n: usize,
+    fingerprint: impl FnOnce(&mut ProbeSeeder<Fingerprint>) -> Result<Probe<Fingerprint>, E>,
+    detect: impl FnOnce(&mut ProbeSeeder<Record>) -> Result<Probe<Record>, E>,
+) -> Result<std::sync::Arc<Plan>, E> {
+    let key = key_of(n, &[fingerprint(&mut ProbeSeeder::new())?.handle()]);
+    Ok(match cache.get(key) {
+        Some(p) => p,
+        None => {
+            let (out, g) = pattern::record(|| detect(&mut ProbeSeeder::new()));
+            let out = out?.handle();
+            check_same_expressions(&g, n, &[out], key);
+            cache.insert(key, Plan::hessian(pattern::hessian_rows(&g, out, n)))
+        }
+    })
+}
+
+/// The tangent lanes of input `j` in the pass whose first colour is `first`.
+pub(super) fn colour_lanes<const K: usize>(colour: &[u32], first: usize, j: usize) -> [f64; K] {
+    lane_seed(colour, first, j, 0.0, 1.0)
 }
 
 impl<M: Mode> crate::support::jvp_hessian::Flatten<Probe<M>> for Probe<M> {

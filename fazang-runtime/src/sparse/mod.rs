@@ -50,6 +50,7 @@ pub(crate) mod colour;
 pub(crate) mod driver;
 pub(crate) mod fwdrev;
 mod fwdrev_real;
+pub(crate) mod hessian_lanes;
 pub(crate) mod pattern;
 pub(crate) mod plan;
 pub(crate) mod probe;

@@ -99,6 +99,7 @@ pub use crate::sparse::driver::{
     Triplets, JACOBIAN_LANES,
 };
 pub use crate::sparse::fwdrev::{FwdRev, HVP_LANES};
+pub use crate::sparse::hessian_lanes::{hessian_sparse_lanes, ColourLanes, COLOUR_LANES};
 pub use crate::sparse::plan::SparseCache;
 pub use crate::sparse::probe::{Fingerprint, Kind, Mode, Probe, Record};
 
