@@ -89,6 +89,28 @@ fn reweighted(x: &[f64]) -> f64 {
     s
 }
 
+/// Weights picked by data indices through a `&i` pattern (the fuzzer's E0606: the
+/// pattern's `&` was dropped on the borrowed item).
+#[differentiate(wrt(x))]
+fn picked(x: &[f64], idx: &[usize]) -> f64 {
+    let mut s = 0.0;
+    for &i in idx {
+        s += x[i % x.len()] * (i as f64 + 0.5).ln();
+    }
+    s
+}
+
+#[test]
+fn data_items_through_ref_patterns() {
+    let _adjoint_code = __picked_adjoint;
+    let (x, idx) = (vec![0.3, -0.2, 0.5], [4usize, 0, 2, 2]);
+    let (v, g) = picked_grad(&x, &idx);
+    assert_eq!(v, picked(&x, &idx));
+    assert_close(&g, &fd_grad(|x| picked(x, &idx), &x), 1e-7);
+    let want = [0.5f64.ln(), 4.5f64.ln(), 2.0 * 2.5f64.ln()];
+    assert_close(&g, &want, 1e-12);
+}
+
 #[test]
 fn unit_branches_and_constant_match() {
     check!(

@@ -207,14 +207,21 @@ pub(crate) mod precise {
     use crate::Real;
     use std::any::TypeId;
 
-    /// 1 - tanh² x given v = tanh x: (1 - v)(1 + v) near 0, 1/cosh² x further out.
+    /// 1 - tanh² x given v = tanh x: (1 - v)(1 + v) near 0, 1/cosh² x further out, and
+    /// 4u/(1 + u)² with u = e^(-2|x|) far out, where cosh x overflows: its derivative
+    /// would then be inf/inf (NaN) on a dual number; u underflows to 0 with its tangent.
     #[inline]
     pub(crate) fn sech2<T: Real>(x: T, v: T) -> T {
-        if x.val().abs() < 0.625 {
+        let a = x.val().abs();
+        if a < 0.625 {
             (-v + 1.0) * (v + 1.0)
-        } else {
+        } else if a < 20.0 {
             let s = x.cosh().recip();
             s * s
+        } else {
+            let u = (x.abs() * -2.0).exp();
+            let d = u + 1.0;
+            u * 4.0 / (d * d)
         }
     }
 

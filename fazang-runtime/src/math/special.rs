@@ -32,11 +32,17 @@ pub fn sign_or_zero(x: f64) -> f64 {
 /// ```
 #[inline]
 pub fn sech2(x: f64, v: f64) -> f64 {
-    if x.abs() < 0.625 {
+    let a = x.abs();
+    if a < 0.625 {
         (1.0 - v) * (1.0 + v)
-    } else {
+    } else if a < 20.0 {
         let s = 1.0 / x.cosh();
         s * s
+    } else {
+        // As `precise::sech2` (finite derivatives on dual numbers where cosh overflows).
+        let u = (-2.0 * a).exp();
+        let d = u + 1.0;
+        u * 4.0 / (d * d)
     }
 }
 

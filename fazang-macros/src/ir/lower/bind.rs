@@ -53,7 +53,15 @@ impl<'a> Lower<'a> {
         match p {
             MPat::Ident { id, sub: None, .. } => self.bind(*id, v),
             MPat::Paren(p) | MPat::Type(p, _) => self.bind_pat(p, v),
-            MPat::Ref(_, p) => self.bind_pat(p, v),
+            // `&x` over a borrowed data item (`for &i in idx`): `x` is the value.
+            MPat::Ref(_, p) => match v {
+                Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
+                    let di = self.ident(d).clone();
+                    let x = self.data("d", Kind::Data(DataKind::Other), quote!(*#di), vec![d]);
+                    self.bind_pat(p, Val::D(x))
+                }
+                v => self.bind_pat(p, v),
+            },
             MPat::Tuple(ps) => match v {
                 Val::Tuple(xs) if xs.len() == ps.len() => {
                     for (p, x) in ps.iter().zip(xs) {
