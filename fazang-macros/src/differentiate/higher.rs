@@ -75,7 +75,7 @@ pub(super) fn is_result(m: &Model) -> bool {
 }
 
 /// `v`, or `v_` etc. if a parameter is called `v`.
-fn direction_ident(m: &Model) -> Ident {
+pub(super) fn direction_ident(m: &Model) -> Ident {
     let mut v = String::from("v");
     while m.params.iter().any(|p| p.ident == v.as_str()) {
         v.push('_');

@@ -12,7 +12,9 @@
 
 use super::ast::{Model, Param, Place};
 use super::expand::Analysed;
-use super::siblings::{active_name, carried_attrs, item, param_ref, result_with};
+pub(super) use super::higher::count;
+use super::higher::{direction_ident, input_names, is_result, ok_if_result, ret_type, seeds};
+use super::siblings::{active_name, carried_attrs, item, result_with};
 use crate::types::{replace_f64, ParamKind, ResultKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -50,10 +52,6 @@ pub fn generic<'a>(m: &Model, a: &'a Analysed) -> Option<Generic<'a>> {
     let scalar = matches!(m.ret, Some(ResultKind::Scalar | ResultKind::ResultScalar));
     let adjoint = adj.generic.as_ref().ok().filter(|_| scalar);
     Some(Generic { tangent, adjoint })
-}
-
-fn is_result(m: &Model) -> bool {
-    matches!(m.ret, Some(ResultKind::ResultScalar))
 }
 
 fn tangent_name(m: &Model) -> Ident {
@@ -108,14 +106,51 @@ fn generic_item(
     } else {
         (ret, body.clone())
     };
-    quote! {
+    let item = quote! {
         #[doc(hidden)]
         #attrs
         #[allow(dead_code, unused_mut, unused_variables, unused_assignments, unused_parens, unused_braces, non_snake_case, unreachable_code, clippy::all)]
         #vis fn #name<#params>(#inputs #extra) -> #ret #wc {
             #body
         }
+    };
+    // rustc names the scalar in messages about this code: the primal's name for it
+    // (`ActiveF64`) reads as the user's function, unless the function or the impl
+    // block around it already uses that name.
+    let user = format_ident!("{}", crate::util::SCALAR);
+    let mentioned = mentions(quote::ToTokens::to_token_stream(f.block), &user)
+        || mentions(quote::ToTokens::to_token_stream(&f.sig), &user)
+        || m.place == Place::Method;
+    if mentioned {
+        item
+    } else {
+        rename(item, &format_ident!("__FzT"), &user)
     }
+}
+
+/// Whether `ts` has the identifier `name` anywhere.
+fn mentions(ts: TokenStream, name: &Ident) -> bool {
+    ts.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == *name,
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// `ts` with every identifier `from` replaced by `to` (same span).
+fn rename(ts: TokenStream, from: &Ident, to: &Ident) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    ts.into_iter()
+        .map(|t| match t {
+            TokenTree::Ident(i) if i == *from => TokenTree::Ident(Ident::new(&to.to_string(), i.span())),
+            TokenTree::Group(g) => {
+                let mut n = Group::new(g.delimiter(), rename(g.stream(), from, to));
+                n.set_span(g.span());
+                TokenTree::Group(n)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// The hidden `__name_tangent` and the public `name_jvp` over it.
@@ -245,40 +280,6 @@ fn call(m: &Model, name: &Ident, t: &TokenStream, extra: TokenStream) -> TokenSt
     }
 }
 
-fn ok_if_result(m: &Model, e: TokenStream) -> TokenStream {
-    if is_result(m) {
-        quote!(::std::result::Result::Ok(#e))
-    } else {
-        e
-    }
-}
-
-fn ret_type(m: &Model, t: TokenStream) -> TokenStream {
-    if is_result(m) {
-        result_with(&m.func.sig.output, t)
-    } else {
-        t
-    }
-}
-
-/// `Seed::count(&x) + ..` over the active parameters.
-pub(super) fn count(m: &Model) -> TokenStream {
-    let counts = m.active().map(|p| {
-        let r = param_ref(p);
-        quote!(::fazang::__private::Seed::count(#r))
-    });
-    quote!(0usize #(+ #counts)*)
-}
-
-/// `let __fza_x = seeder.seed(&x);` for every active parameter, in order.
-fn seeds(m: &Model, seeder: &Ident) -> TokenStream {
-    let lets = m.active().map(|p| {
-        let (a, r) = (active_name(p), param_ref(p));
-        quote!(let #a = #seeder.seed(#r);)
-    });
-    quote!(#(#lets)*)
-}
-
 /// Zero gradient buffers shaped as the seeded parameters.
 fn zero_buffers(m: &Model) -> TokenStream {
     let lets = m.active().map(|p| {
@@ -294,19 +295,6 @@ fn buffer_args(m: &Model) -> TokenStream {
         quote!(, &mut #b)
     });
     quote!(#(#bufs)*)
-}
-
-fn direction_ident(m: &Model) -> Ident {
-    let mut v = String::from("v");
-    while m.params.iter().any(|p| p.ident == v.as_str()) {
-        v.push('_');
-    }
-    format_ident!("{}", v)
-}
-
-fn input_names(m: &Model) -> String {
-    let names: Vec<String> = m.active().map(|p| format!("`{}`", p.ident)).collect();
-    names.join(", ")
 }
 
 fn in_ok(m: &Model) -> &'static str {
