@@ -142,7 +142,9 @@ fn rename(ts: TokenStream, from: &Ident, to: &Ident) -> TokenStream {
     use proc_macro2::{Group, TokenTree};
     ts.into_iter()
         .map(|t| match t {
-            TokenTree::Ident(i) if i == *from => TokenTree::Ident(Ident::new(&to.to_string(), i.span())),
+            TokenTree::Ident(i) if i == *from => {
+                TokenTree::Ident(Ident::new(&to.to_string(), i.span()))
+            }
             TokenTree::Group(g) => {
                 let mut n = Group::new(g.delimiter(), rename(g.stream(), from, to));
                 n.set_span(g.span());
