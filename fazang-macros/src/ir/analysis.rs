@@ -504,7 +504,16 @@ fn remat_body(body: &[Stmt], f: &Func, all_uses: &[usize], needed: &mut [bool], 
             continue;
         }
         let ops = uses(s);
-        if ops.contains(&v) || ops.iter().any(|o| scoped(f, *o)) {
+        // A scoped operand (a borrow of a data row made in this body) is fine if the body
+        // defines it once by cheap pure data, which is then computed again too (checked
+        // after the pass).
+        let local_data = |o: &V| {
+            def_count[*o] == 1
+                && body
+                    .iter()
+                    .any(|x| matches!(x, Stmt::Data { dst, pure: true, .. } if dst == o))
+        };
+        if ops.contains(&v) || ops.iter().any(|o| scoped(f, *o) && !local_data(o)) {
             continue;
         }
         let mut written_after = HashSet::new();
@@ -529,6 +538,32 @@ fn remat_body(body: &[Stmt], f: &Func, all_uses: &[usize], needed: &mut [bool], 
             needed[*u] = true;
         }
         facts.remat.insert(key(s));
+    }
+    drop_unbacked(body, f, facts);
+}
+
+/// Unmark recomputed statements of a body that read a scoped variable the body's
+/// recomputed statements do not define (it would not exist in the reverse sweep), until
+/// none does.
+fn drop_unbacked(body: &[Stmt], f: &Func, facts: &mut Facts) {
+    loop {
+        let remade: HashSet<V> = body
+            .iter()
+            .filter(|s| facts.remat.contains(&key(s)))
+            .flat_map(defs)
+            .collect();
+        let bad: Vec<usize> = body
+            .iter()
+            .filter(|s| facts.remat.contains(&key(s)))
+            .filter(|s| uses(s).iter().any(|o| scoped(f, *o) && !remade.contains(o)))
+            .map(key)
+            .collect();
+        if bad.is_empty() {
+            return;
+        }
+        for k in bad {
+            facts.remat.remove(&k);
+        }
     }
 }
 

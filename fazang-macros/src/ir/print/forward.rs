@@ -172,7 +172,13 @@ impl Printer<'_> {
                 dst, expr, reads, ..
             } => {
                 let (d, e) = (self.name(*dst), self.data_expr(*dst, expr, reads)?);
-                quote!(#d = #e;)
+                // Data of an unseen type is declared where it is computed (a borrow of a
+                // data row, `&x[k..k + 2]`): again in the reverse loop body.
+                if self.f.vars[*dst].kind == Kind::Data(DataKind::Other) {
+                    quote!(#[allow(unused_mut)] let mut #d = #e;)
+                } else {
+                    quote!(#d = #e;)
+                }
             }
             Stmt::Load { dst, place } => {
                 let (d, p) = (self.name(*dst), self.load(place));

@@ -329,11 +329,18 @@ impl Printer<'_> {
     /// Variables declared at the top: every float, integer and boolean the body uses, and
     /// local arrays; data of other types is declared where it is computed.
     fn declarations(&self) -> Result<TokenStream, String> {
+        // Scoped data the reverse sweep computes again itself is declared there.
+        let mut remade = HashSet::new();
+        super::visit::each_stmt(&self.f.body, &mut |s| {
+            if self.facts.remat.contains(&super::analysis::key(s)) {
+                remade.extend(super::visit::defs(s));
+            }
+        });
         if let Some(v) = self
             .facts
             .read_back
             .iter()
-            .find(|v| super::analysis::scoped(self.f, **v))
+            .find(|v| super::analysis::scoped(self.f, **v) && !remade.contains(*v))
         {
             return Err(format!(
                 "a value of a type the macro cannot see (`{}`) that the reverse sweep reads",
