@@ -173,17 +173,7 @@ pub fn tangent_items(m: &Model, g: &Generic) -> TokenStream {
 /// value and its gradient buffers flattened (the compressed Hessian's columns).
 pub(super) fn colour_lanes_closure(m: &Model) -> TokenStream {
     let t = quote!(::fazang::Dual<f64, [f64; ::fazang::__private::COLOUR_LANES]>);
-    let (seeds, zeros, bufs) = (
-        seeds(m, &format_ident!("__fz_s")),
-        zero_buffers(m),
-        buffer_args(m),
-    );
-    let out = call(
-        m,
-        &adjoint_t_name(m),
-        &t,
-        quote!(<#t as ::core::convert::From<f64>>::from(1.0) #bufs),
-    );
+    let (seeds, zeros, out) = adjoint_t_pass(m, &t);
     let reads = m.active().map(|p| {
         let b = buffer(p);
         quote!(::fazang::__private::flat_duals(#b, &mut __fz_flat);)
@@ -198,6 +188,23 @@ pub(super) fn colour_lanes_closure(m: &Model) -> TokenStream {
             ::std::result::Result::Ok((__fz_v, __fz_flat))
         }
     }
+}
+
+/// One pass of the tangent of the adjoint code on the dual scalar `t`: the parameters
+/// seeded by `__fz_s`, zero gradient buffers, and the call (seed 1) giving the value.
+fn adjoint_t_pass(m: &Model, t: &TokenStream) -> (TokenStream, TokenStream, TokenStream) {
+    let (seeds, zeros, bufs) = (
+        seeds(m, &format_ident!("__fz_s")),
+        zero_buffers(m),
+        buffer_args(m),
+    );
+    let out = call(
+        m,
+        &adjoint_t_name(m),
+        t,
+        quote!(<#t as ::core::convert::From<f64>>::from(1.0) #bufs),
+    );
+    (seeds, zeros, out)
 }
 
 /// Input directions per pass of `name_jacobian` by columns.
@@ -427,17 +434,7 @@ fn hessian_fn(m: &Model) -> TokenStream {
     let n = count(m);
     let session = |k: usize| {
         let t = quote!(::fazang::Dual<f64, [f64; #k]>);
-        let (seeds, zeros, bufs) = (
-            seeds(m, &format_ident!("__fz_s")),
-            zero_buffers(m),
-            buffer_args(m),
-        );
-        let out = call(
-            m,
-            &adjoint_t_name(m),
-            &t,
-            quote!(<#t as ::core::convert::From<f64>>::from(1.0) #bufs),
-        );
+        let (seeds, zeros, out) = adjoint_t_pass(m, &t);
         let reads = m.active().map(|p| {
             let b = buffer(p);
             quote!(__fz_s.read(#b);)
