@@ -113,6 +113,99 @@ fn data_items_through_ref_patterns() {
     assert_close(&g, &want, 1e-12);
 }
 
+/// A fallible helper whose error falls back to a constant (`unwrap_or(0.0)`): the
+/// constant carries no derivative.
+#[differentiate]
+fn damped(v: f64) -> Result<f64, String> {
+    if v > 2.0 {
+        return Err(format!("{v} is out of range"));
+    }
+    Ok((v * 1.5).sin() * v)
+}
+
+#[differentiate]
+fn with_fallback(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += damped(*v).unwrap_or(0.0) * x[0];
+    }
+    s + damped(x[1] * x[1]).unwrap_or(-1.0)
+}
+
+#[test]
+fn fallible_calls_with_a_constant_fallback() {
+    let _adjoint_code = __with_fallback_adjoint;
+    for x in [vec![0.3, 0.7, 2.5], vec![0.3, 1.6, -1.0]] {
+        let (v, g) = with_fallback_grad(&x);
+        assert_eq!(v, with_fallback(&x));
+        assert_close(&g, &fd_grad(with_fallback, &x), 1e-7);
+        let (vt, gt) = __with_fallback_grad_tape(&x);
+        assert_eq!(v, vt);
+        assert_close(&g, &gt, 1e-12);
+        let (_, _, h) = with_fallback_hessian(&x);
+        for (i, row) in h.iter().enumerate() {
+            assert_close(row, &fd_grad(|x| with_fallback_grad(x).1[i], &x), 1e-6);
+        }
+    }
+}
+
+/// Three forms the fuzzer's seed 99 did not compile: a float predicate in path form on an
+/// active value, a fallible helper called with data in one branch and an active value in
+/// the other, and a loop as the last statement after a `continue`.
+#[differentiate]
+fn path_predicate(x: &[f64]) -> f64 {
+    let mut acc = x[0] * x[1];
+    if f64::is_finite(10.0 + acc) {
+        acc += x[1].exp();
+    }
+    acc
+}
+
+#[differentiate(wrt(x))]
+fn data_or_active_call(x: &[f64], data: &[f64]) -> Result<f64, String> {
+    let a = if !data.is_empty() {
+        damped(data.len() as f64 * 0.5)?
+    } else {
+        damped(x[1])?
+    };
+    Ok(a * x[0])
+}
+
+#[differentiate]
+fn loop_after_continue(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        if *v < 0.0 {
+            continue;
+        }
+        s += v * v;
+        for j in 0..i {
+            if j == 1 {
+                break;
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn path_predicates_data_calls_and_loops_after_jumps() {
+    let _adjoint_code = (__path_predicate_adjoint, __data_or_active_call_adjoint);
+    let x = vec![0.3, -0.7, 0.5];
+    let (v, g) = path_predicate_grad(&x);
+    assert_eq!(v, path_predicate(&x));
+    assert_close(&g, &fd_grad(path_predicate, &x), 1e-7);
+    for data in [vec![], vec![1.0, 2.0]] {
+        let f = |x: &[f64]| data_or_active_call(x, &data).unwrap();
+        let (v, g) = data_or_active_call_grad(&x, &data).unwrap();
+        assert_eq!(v, f(&x));
+        assert_close(&g, &fd_grad(f, &x), 1e-7);
+    }
+    let (v, g) = loop_after_continue_grad(&x);
+    assert_eq!(v, loop_after_continue(&x));
+    assert_close(&g, &[0.6, 0.0, 1.0], 1e-12);
+}
+
 #[test]
 fn unit_branches_and_constant_match() {
     check!(

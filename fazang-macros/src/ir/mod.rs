@@ -311,6 +311,8 @@ pub enum Fallible {
     Unwrap,
     /// `.expect(msg)`.
     Expect(TokenStreamEq),
+    /// `.unwrap_or(c)` with a constant `c` (an `f64` expression).
+    UnwrapOr(TokenStreamEq),
 }
 
 /// An argument of a [`Call`].

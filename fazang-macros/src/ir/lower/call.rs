@@ -66,8 +66,24 @@ impl<'a> Lower<'a> {
             }
             _ => {}
         }
+        if segs.len() == 2
+            && segs[0] == "f64"
+            && args.len() == 1
+            && crate::model::known::FLOAT_PREDICATES.contains(&last)
+        {
+            // `f64::is_finite(x)`: a test of the value, as `x.is_finite()` is.
+            let v = self.expr(&args[0])?;
+            let (t, reads) = self.val_tokens(&v)?;
+            let name = quote::format_ident!("{}", last);
+            let c = self.data(
+                "c",
+                Kind::Data(DataKind::Bool),
+                quote!(f64::#name(#t)),
+                reads,
+            );
+            return Ok(Val::D(c));
+        }
         if crate::model::known::is_fazang_reduce_sum(&p.path)
-            && std::env::var_os("FZ_NO_RSUM").is_none()
             && self.abs(e).active()
             && (segs.len() > 1
                 || crate::activity::walk_support::known_callee(self.callees, &segs, false)

@@ -28,6 +28,14 @@ impl<'a> Lower<'a> {
             let it = self.iter_of(&m.receiver)?;
             return self.consume(e, m, it);
         }
+        if name == "unwrap_or" && m.args.len() == 1 && self.is_opaque_call(&m.receiver) {
+            // `helper(x).unwrap_or(0.0)` on a fallible call: a constant default only.
+            let c = match self.expr(&m.args[0])? {
+                Val::C(c) | Val::F(Op::Const(c)) => c,
+                _ => return no("`unwrap_or` on a call with a default that is not a constant"),
+            };
+            return self.opaque_call_expr(&m.receiver, Fallible::UnwrapOr(c));
+        }
         if matches!(name.as_str(), "unwrap" | "expect") && self.is_opaque_call(&m.receiver) {
             let f = match m.args.first() {
                 None => Fallible::Unwrap,

@@ -68,7 +68,12 @@ impl H<'_> {
         match &e.kind {
             Kind::Paren(x) | Kind::Try(x) => self.float(x),
             Kind::Local(id, _) if self.binds.insert(*id) => self.changed = true,
-            Kind::MethodCall(m) if matches!(m.method.to_string().as_str(), "unwrap" | "expect") => {
+            Kind::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "unwrap" | "expect" | "unwrap_or"
+                ) =>
+            {
                 self.float(&m.receiver)
             }
             Kind::If(_, t, els) => {

@@ -223,6 +223,10 @@ impl<'a> Lower<'a> {
                     }],
                 ))
             }
+            // Declared where computed (its type unseen): it would not exist after the block.
+            Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => no(
+                "a value of a type the macro cannot see computed under a branch or after a jump",
+            ),
             Val::D(d) => {
                 let kind = self.vars[d].kind;
                 let t = self.new_var("v", kind);

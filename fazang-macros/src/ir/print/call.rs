@@ -14,11 +14,13 @@ impl Printer<'_> {
         shape: DataArg,
         scalar: &TokenStream,
     ) -> TokenStream {
-        let _ = scalar;
         let t = &t.0;
         match (c.convert, shape) {
             (false, _) | (true, DataArg::Other) => quote!(#t),
-
+            // Without a lane argument nothing else names the callee's scalar.
+            (true, DataArg::Float) if !scalar.is_empty() => {
+                quote!(::fazang::__private::lit::<#scalar>(#t))
+            }
             (true, DataArg::Float) => quote!(::fazang::__private::lit(#t)),
             (true, DataArg::FloatSlice) => quote!(&*::fazang::__private::adapt_ref(#t)),
             (true, DataArg::Pass) => quote!(::fazang::__private::pass(#t)),
@@ -40,6 +42,11 @@ impl Printer<'_> {
             Fallible::Expect(m) => {
                 let m = &m.0;
                 quote!(#call.expect(#m))
+            }
+            // The constant is a number of the call's scalar: no derivative.
+            Fallible::UnwrapOr(c) => {
+                let c = &c.0;
+                quote!(#call.unwrap_or(::fazang::__private::lit(#c)))
             }
         }
     }
@@ -81,10 +88,20 @@ impl Printer<'_> {
                     let sh = self.shadow_reads(reads);
                     let t = &t.0;
                     let t = TokenStreamEq(quote!({ #sh #t }));
-                    args.push(self.data_arg(c, &t, *shape, &quote!()))
+                    let sc = if k == 0 {
+                        quote!(::fazang::Dual<__FzT, [__FzT; 0]>)
+                    } else {
+                        quote!()
+                    };
+                    args.push(self.data_arg(c, &t, *shape, &sc))
                 }
                 CallArg::Data(t, _, shape) => {
-                    args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Dual<f64, [f64; #k]>)))
+                    let sc = if k == 0 {
+                        quote!(::fazang::Dual<f64, [f64; 0]>)
+                    } else {
+                        quote!()
+                    };
+                    args.push(self.data_arg(c, t, *shape, &sc))
                 }
                 CallArg::Slice(_) => return Err("an array passed by lanes".into()),
             }
@@ -165,9 +182,7 @@ impl Printer<'_> {
                         quote!(&#vs[#o..#e])
                     });
                 }
-                CallArg::Data(t, _, shape) => {
-                    args.push(self.data_arg(c, t, *shape, &quote!(::fazang::Var)))
-                }
+                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape, &quote!())),
                 CallArg::InOut(v) => {
                     let (o, x, io) = (self.tmp("o"), self.name(*v), self.tmp("io"));
                     fill.push(quote!(let #o = #xs.len(); #xs.push(#x);));
