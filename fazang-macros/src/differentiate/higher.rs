@@ -137,33 +137,54 @@ pub(super) fn input_names(m: &Model) -> String {
 }
 
 fn jvp_fn(m: &Model) -> TokenStream {
+    let seeds = seeds(m, &format_ident!("__fz_dir"));
+    let read = [
+        quote!(::fazang::__private::jvp_vector(__fz_out)),
+        quote!(::fazang::__private::jvp_scalar(__fz_out)),
+    ];
+    jvp_item(
+        m,
+        m.ret.as_ref().is_some_and(ResultKind::is_vector),
+        |v, n| quote!(let mut __fz_dir = ::fazang::__private::Direction::new(#v, #n); #seeds),
+        checked_call(m),
+        read,
+        "One forward-mode evaluation of the body on dual numbers.",
+    )
+}
+
+/// `name_jvp`: `seed(v, n)` makes the seeded inputs from the direction `v` and the input
+/// count, `out` runs the body on them into `__fz_out`, `read` (vector, scalar result)
+/// turns that into `(value, derivative)`; `how` ends the docs.
+pub(super) fn jvp_item(
+    m: &Model,
+    vector: bool,
+    seed: impl FnOnce(&Ident, &Ident) -> TokenStream,
+    out: TokenStream,
+    [read_vector, read_scalar]: [TokenStream; 2],
+    how: &str,
+) -> TokenStream {
     let name = m.name();
     let jname = format_ident!("{}_jvp", name);
     let v = direction_ident(m);
-    let (n, seeds, out) = (
-        count(m),
-        seeds(m, &format_ident!("__fz_dir")),
-        checked_call(m),
-    );
-    let vector = m.ret.as_ref().is_some_and(ResultKind::is_vector);
+    let n = count(m);
     let (read, ty, shape) = if vector {
         (
-            quote!(::fazang::__private::jvp_vector(__fz_out)),
+            read_vector,
             quote!((::std::vec::Vec<f64>, ::std::vec::Vec<f64>)),
             "`(values, J v)`, the outputs flattened row-major",
         )
     } else {
         (
-            quote!(::fazang::__private::jvp_scalar(__fz_out)),
+            read_scalar,
             quote!((f64, f64)),
             "`(value, directional derivative)`",
         )
     };
     let done = ok_if_result(m, read);
+    let seeded = seed(&v, &format_ident!("__fz_n"));
     let body = quote! {
         let __fz_n = #n;
-        let mut __fz_dir = ::fazang::__private::Direction::new(#v, __fz_n);
-        #seeds
+        #seeded
         let __fz_out = #out;
         #done
     };
@@ -172,16 +193,21 @@ fn jvp_fn(m: &Model) -> TokenStream {
     );
     let doc2 = format!(
         " Returns {shape}{}. `{v}` has one entry per active input: {} flattened in that \
-         order (panics otherwise). One forward-mode evaluation of the body on dual numbers.",
-        if is_result(m) {
-            " in `Ok`, or the function's error"
-        } else {
-            ""
-        },
+         order (panics otherwise). {how}",
+        in_ok(m),
         input_names(m)
     );
     let extra = quote!(, #v: &[f64]);
     item(m, &jname, [doc1, doc2], extra, ret_type(m, ty), body)
+}
+
+/// " in `Ok`, or the function's error" for a `Result` function, for docs.
+pub(super) fn in_ok(m: &Model) -> &'static str {
+    if is_result(m) {
+        " in `Ok`, or the function's error"
+    } else {
+        ""
+    }
 }
 
 fn hvp_fn(m: &Model) -> TokenStream {

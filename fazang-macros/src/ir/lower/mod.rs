@@ -142,6 +142,7 @@ pub struct Lower<'a> {
 
 /// Lower a function with its body model and activity.
 pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -> R<Func> {
+    let (assigned, elem_written) = stmt::assigned(body);
     let mut lw = Lower {
         m,
         body,
@@ -156,8 +157,8 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         ret_array: None,
         done: 0,
         returns: false,
-        assigned: stmt::assigned(body),
-        elem_written: stmt::element_written(body),
+        assigned,
+        elem_written,
         closures: vec![None; body.closures.len()],
         applying: Vec::new(),
         hints: hints::hints(body, act, true),

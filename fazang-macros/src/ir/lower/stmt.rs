@@ -9,29 +9,42 @@ use quote::quote;
 use std::collections::HashSet;
 use syn::BinOp;
 
-/// Bindings assigned after their `let` (or written through `&mut`).
-pub fn assigned(body: &model::Body) -> HashSet<BindId> {
-    struct A(HashSet<BindId>);
+/// Bindings assigned after their `let` (or written through `&mut`), and those of them
+/// whose elements are written (`w[i] = ..`, `w[i] += ..`).
+pub fn assigned(body: &model::Body) -> (HashSet<BindId>, HashSet<BindId>) {
+    #[derive(Default)]
+    struct A {
+        assigned: HashSet<BindId>,
+        elements: HashSet<BindId>,
+    }
     impl Visit for A {
         fn visit_expr(&mut self, e: &MExpr) {
             match &e.kind {
-                MKind::Assign(p, _) => root(p, &mut self.0),
-                MKind::Binary(op, p, _) if is_compound(op) => root(p, &mut self.0),
+                MKind::Assign(p, _) => self.place(p),
+                MKind::Binary(op, p, _) if is_compound(op) => self.place(p),
                 MKind::Reference {
                     mutable: true,
                     expr,
-                } => root(expr, &mut self.0),
+                } => root(expr, &mut self.assigned),
                 MKind::MethodCall(m)
                     if matches!(
                         m.method.to_string().as_str(),
                         "iter_mut" | "push" | "swap" | "fill" | "clear" | "truncate"
                     ) =>
                 {
-                    root(&m.receiver, &mut self.0)
+                    root(&m.receiver, &mut self.assigned)
                 }
                 _ => {}
             }
             walk_expr(self, e);
+        }
+    }
+    impl A {
+        fn place(&mut self, p: &MExpr) {
+            root(p, &mut self.assigned);
+            if matches!(p.peel().kind, MKind::Index(..)) {
+                root(p, &mut self.elements);
+            }
         }
     }
     fn root(p: &MExpr, out: &mut HashSet<BindId>) {
@@ -42,34 +55,9 @@ pub fn assigned(body: &model::Body) -> HashSet<BindId> {
             out.insert(id);
         }
     }
-    let mut a = A(HashSet::new());
+    let mut a = A::default();
     a.visit_block(&body.block);
-    a.0
-}
-
-/// Bindings whose elements are written after their `let` (`w[i] = ..`, `w[i] += ..`).
-pub fn element_written(body: &model::Body) -> HashSet<BindId> {
-    struct A(HashSet<BindId>);
-    impl Visit for A {
-        fn visit_expr(&mut self, e: &MExpr) {
-            let place = match &e.kind {
-                MKind::Assign(p, _) => Some(p),
-                MKind::Binary(op, p, _) if is_compound(op) => Some(p),
-                _ => None,
-            };
-            if let Some(p) = place {
-                if matches!(p.peel().kind, MKind::Index(..)) {
-                    if let Some(id) = crate::activity::walk_support::root_local(p) {
-                        self.0.insert(id);
-                    }
-                }
-            }
-            walk_expr(self, e);
-        }
-    }
-    let mut a = A(HashSet::new());
-    a.visit_block(&body.block);
-    a.0
+    (a.assigned, a.elements)
 }
 
 /// `+=`, `-=`, ...
