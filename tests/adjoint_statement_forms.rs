@@ -206,6 +206,32 @@ fn path_predicates_data_calls_and_loops_after_jumps() {
     assert_close(&g, &[0.6, 0.0, 1.0], 1e-12);
 }
 
+/// A data vector copied into a vector that then takes active values (`to_vec` of data):
+/// the copy's entries are lifted in code over dual numbers (the fuzzer's seed 31415:
+/// E0308 in `_hessian`'s code, which copied the `f64`s as they were).
+#[differentiate]
+fn from_data_copy(x: &[f64]) -> f64 {
+    let base = vec![0.5_f64; 3];
+    let mut w = base.to_vec();
+    for (i, v) in x.iter().enumerate() {
+        w[i % 3] = (base[i % 3] + v).hypot(x[0]);
+    }
+    w.iter().map(|v| v * v).sum::<f64>() + base[2]
+}
+
+#[test]
+fn data_vectors_copied_into_active_ones() {
+    let _adjoint_code = __from_data_copy_adjoint;
+    let x = vec![0.3, -0.7, 0.5, 1.1];
+    let (v, g) = from_data_copy_grad(&x);
+    assert_eq!(v, from_data_copy(&x));
+    assert_close(&g, &fd_grad(from_data_copy, &x), 1e-7);
+    let (_, _, h) = from_data_copy_hessian(&x);
+    for (i, row) in h.iter().enumerate() {
+        assert_close(row, &fd_grad(|x| from_data_copy_grad(x).1[i], &x), 1e-6);
+    }
+}
+
 #[test]
 fn unit_branches_and_constant_match() {
     check!(

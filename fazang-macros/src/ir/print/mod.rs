@@ -109,9 +109,10 @@ impl<'a> Printer<'a> {
     /// than `f64` (data parameters).
     pub fn scalar_root(&self, root: V) -> bool {
         !self.generic
-            || !self.f.params.iter().any(|p| {
-                p.var == root && !p.active && !p.copied && self.f.vars[root].kind != Kind::F64
-            })
+            || !(self.f.vars[root].kind == Kind::Data(DataKind::Other)
+                || self.f.params.iter().any(|p| {
+                    p.var == root && !p.active && !p.copied && self.f.vars[root].kind != Kind::F64
+                }))
     }
 
     /// Data reads of `reads` shadowed by their values (generic code: a data expression
