@@ -209,6 +209,7 @@ fn path_predicates_data_calls_and_loops_after_jumps() {
 /// A data vector copied into a vector that then takes active values (`to_vec` of data):
 /// the copy's entries are lifted in code over dual numbers (the fuzzer's seed 31415:
 /// E0308 in `_hessian`'s code, which copied the `f64`s as they were).
+#[allow(clippy::useless_vec)]
 #[differentiate]
 fn from_data_copy(x: &[f64]) -> f64 {
     let base = vec![0.5_f64; 3];
