@@ -1,9 +1,10 @@
 //! Statement forms that used to send a body to the tape: an empty `else { }` or a `()`
 //! arm beside statements, `match` on a literal, `Vec::with_capacity(x.len())` filled with
-//! active values, and element writes into a local data array (`w[i] /= 2.0`) between the
-//! reads of its old and new values. Each `_grad` must be adjoint code (naming the hidden
-//! `__name_adjoint` fails to compile otherwise) and agree with finite differences and the
-//! tape; `_hessian` with finite differences of `_grad`.
+//! active values, element writes into a local data array (`w[i] /= 2.0`) between the
+//! reads of its old and new values, and `filter(|v| **v > 0.5)` over data. Each `_grad`
+//! must be adjoint code (naming the hidden `__name_adjoint` fails to compile otherwise)
+//! and agree with finite differences and the tape; `_hessian` with finite differences of
+//! `_grad`.
 #![allow(clippy::needless_range_loop)]
 
 mod body_support;
@@ -278,5 +279,35 @@ fn vectors_with_capacity_and_data_element_writes() {
         __reweighted_adjoint,
         reweighted_hessian,
         vec![0.3, -0.2, 0.5, 0.1]
+    );
+}
+
+/// Data filtered by a predicate that dereferences its `&&f64` twice (`**v > 0.5`), mapped
+/// with an active value (the fuzzer's seed 11: E0614 in the code over dual numbers, which
+/// held the item by value and kept one `*`).
+#[differentiate(wrt(x))]
+fn filtered_shift(x: f64, data: [f64; 5]) -> f64 {
+    let s = data
+        .iter()
+        .filter(|v| **v > 0.5)
+        .map(|v| v + x / (1.0 + x * x))
+        .sum::<f64>();
+    s * x.sin()
+}
+
+#[test]
+fn filter_predicates_dereferencing_twice() {
+    let _adjoint_code = __filtered_shift_adjoint;
+    let data = [0.1, 0.7, 1.5, -0.3, 0.9];
+    let f = |p: &[f64]| filtered_shift(p[0], data);
+    let x = 0.4;
+    let (v, g) = filtered_shift_grad(x, data);
+    assert_eq!(v, f(&[x]));
+    assert_close(&g, &fd_grad(f, &[x]), 1e-7);
+    let (_, _, h) = filtered_shift_hessian(x, data);
+    assert_close(
+        &h[0],
+        &fd_grad(|p| filtered_shift_grad(p[0], data).1[0], &[x]),
+        1e-6,
     );
 }

@@ -109,6 +109,12 @@ fn render(id: &str, seed: u64, body: Body, points: usize, twin: bool) -> Emitted
         w.plain(&format!("pub mod {name} {{"));
         if annotate {
             w.plain("use fazang::prelude::*;");
+        } else {
+            // The functions of rows (`gen::rows`), for the plain twin.
+            w.plain("#[allow(unused_imports)]");
+            w.plain(
+                "use fazang::prelude::{cholesky_corr_constrain, lkj_corr_cholesky_lpdf, matmul};",
+            );
         }
         for h in &body.helpers {
             w.func(h, annotate);

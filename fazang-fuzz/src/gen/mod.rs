@@ -15,6 +15,7 @@ pub mod interval;
 mod iter;
 mod methods;
 mod mutate;
+mod rows;
 mod scope;
 mod seq;
 mod stmt;

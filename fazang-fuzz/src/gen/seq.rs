@@ -12,7 +12,7 @@ impl Ctx<'_> {
         let cap = self.pick(&[20.0, 100.0, 1000.0]);
         let trips = self.trips;
         let name = self.fresh("w");
-        match self.weighted(&[3, 2, 2, 2, 2, 2]) {
+        match self.weighted(&[3, 2, 2, 2, 2, 2, 2]) {
             0 => {
                 let Some(u) = self.usize_expr(1, true) else {
                     return false;
@@ -89,7 +89,8 @@ impl Ctx<'_> {
                 self.scopes.add(w);
             }
             4 => return self.collect(name),
-            _ => return self.push_loop(name, cap),
+            5 => return self.push_loop(name, cap),
+            _ => return self.local_rows(),
         }
         true
     }

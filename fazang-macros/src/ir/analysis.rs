@@ -155,6 +155,7 @@ fn flows(s: &Stmt) -> Vec<(V, Vec<V>)> {
             vec![(*dst, srcs)]
         }
         Stmt::Push { dst, src } => vec![(*dst, src.var().into_iter().collect())],
+        Stmt::PushRow { dst, src } => vec![(*dst, vec![*src])],
         Stmt::Call(c) => {
             let ins = call_inputs(c);
             let mut out: Vec<(V, Vec<V>)> = c
@@ -200,7 +201,7 @@ impl Facts {
                 self.active[*dst]
             }
             Stmt::Store { place, .. } => self.active[place.root],
-            Stmt::Push { dst, .. } => self.active[*dst],
+            Stmt::Push { dst, .. } | Stmt::PushRow { dst, .. } => self.active[*dst],
             Stmt::Call(c) => self.call_active(c),
             _ => false,
         }
@@ -494,7 +495,7 @@ fn remat_body(body: &[Stmt], f: &Func, all_uses: &[usize], needed: &mut [bool], 
         if let Stmt::Store { place, .. } = s {
             def_count[place.root] += 1;
         }
-        if let Stmt::Push { dst, .. } = s {
+        if let Stmt::Push { dst, .. } | Stmt::PushRow { dst, .. } = s {
             def_count[*dst] += 1;
         }
     });
@@ -522,7 +523,7 @@ fn remat_body(body: &[Stmt], f: &Func, all_uses: &[usize], needed: &mut [bool], 
             if let Stmt::Store { place, .. } = x {
                 written_after.insert(place.root);
             }
-            if let Stmt::Push { dst, .. } = x {
+            if let Stmt::Push { dst, .. } | Stmt::PushRow { dst, .. } = x {
                 written_after.insert(*dst);
             }
         });

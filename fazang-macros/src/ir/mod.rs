@@ -229,6 +229,9 @@ pub enum Stmt {
     Alloc { dst: V, init: Init },
     /// `dst.push(src)`.
     Push { dst: V, src: Op },
+    /// `dst.push(src.clone())`: a copy of the local array `src` as a new row of the nested
+    /// local `dst` (`collect` of rows).
+    PushRow { dst: V, src: V },
     /// `if cond { then } else { els }`, `cond` a boolean data variable.
     If { cond: V, then: Block, els: Block },
     /// `for idx in 0..count { body }`; with `exit`, the loop stops after an iteration that
@@ -276,6 +279,8 @@ pub struct Call {
     /// entries, then each `&mut` float's new value); a vector result is copied into this
     /// array (a scalar one into `out`).
     pub result_array: Option<V>,
+    /// `result_array` holds rows (`Vec<Vec<f64>>`), shaped by the result's row lengths.
+    pub result_rows: bool,
     /// With [`CallHow::Lanes`]: per output (the result, then each `&mut` float in order),
     /// per input (the active scalar arguments in order), the partial derivative, held in a
     /// data variable.

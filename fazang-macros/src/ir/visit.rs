@@ -94,6 +94,7 @@ pub fn uses(s: &Stmt) -> Vec<V> {
             v.extend(src.var());
             v
         }
+        Stmt::PushRow { dst, src } => vec![*dst, *src],
         Stmt::If { cond, .. } => vec![*cond],
         Stmt::For { count, .. } => vec![*count],
         Stmt::Loop { exit, .. } => vec![exit.flag],

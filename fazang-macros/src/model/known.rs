@@ -148,10 +148,47 @@ pub fn is_fazang_fn(name: &str) -> bool {
 }
 
 /// Whether one of fazang's functions returns rows of scalars (`Vec<Vec<_>>`): `matmul`'s
-/// product, an ODE solver's solution (`ys[i][j]`, state `j` at time `ts[i]`).
+/// product, an ODE solver's solution (`ys[i][j]`, state `j` at time `ts[i]`), the matrix
+/// transforms' factors and matrices.
 pub fn returns_rows(name: &str) -> bool {
-    name == "matmul" || name.starts_with("ode_")
+    name == "matmul" || name.starts_with("ode_") || MATRIX_TRANSFORMS.contains(&name)
 }
+
+/// What one of fazang's constraining transforms returns: a float (`Some(0)`), a vector
+/// (`Some(1)`) or rows (`Some(2)`); each adds its log-Jacobian to `lp` through `&mut`.
+pub fn transform_depth(name: &str) -> Option<usize> {
+    if SCALAR_TRANSFORMS.contains(&name) {
+        Some(0)
+    } else if VECTOR_TRANSFORMS.contains(&name) {
+        Some(1)
+    } else if MATRIX_TRANSFORMS.contains(&name) {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+const SCALAR_TRANSFORMS: &[&str] = &[
+    "lb_constrain",
+    "ub_constrain",
+    "lub_constrain",
+    "offset_multiplier_constrain",
+];
+
+const VECTOR_TRANSFORMS: &[&str] = &[
+    "simplex_constrain",
+    "ordered_constrain",
+    "positive_ordered_constrain",
+    "unit_vector_constrain",
+];
+
+/// fazang's constraining transforms to matrices (rows).
+const MATRIX_TRANSFORMS: &[&str] = &[
+    "cholesky_corr_constrain",
+    "cholesky_cov_constrain",
+    "corr_matrix_constrain",
+    "cov_matrix_constrain",
+];
 
 /// Whether `name` is a `Real` method returning a float from floats, differentiable (the
 /// catalogue's functions, `val` aside).

@@ -109,17 +109,12 @@ impl Stacks {
 
     /// Keep a whole local array (its elements and length).
     pub fn push_array<A: SaveArray + ?Sized>(&mut self, a: &A) {
-        let s = a.floats();
-        self.buf.vals.extend_from_slice(s);
-        self.buf.ctrl.push(s.len() as i64);
+        a.save(&mut self.buf.vals, &mut self.buf.ctrl);
     }
 
     /// The array kept last, back into `a`.
     pub fn pop_array<A: SaveArray + ?Sized>(&mut self, a: &mut A) {
-        let n = self.buf.ctrl.pop().expect(POP) as usize;
-        let at = self.buf.vals.len().checked_sub(n).expect(POP);
-        a.restore(&self.buf.vals[at..]);
-        self.buf.vals.truncate(at);
+        a.restore(&mut self.buf.vals, &mut self.buf.ctrl);
     }
 
     /// An empty buffer (reused).
@@ -194,28 +189,57 @@ impl Stackable for bool {
     label = "expected an array or vector of `f64`, found `{Self}`"
 )]
 pub trait SaveArray {
-    /// Its floats.
-    fn floats(&self) -> &[f64];
-    /// Back to the kept floats.
-    fn restore(&mut self, from: &[f64]);
+    /// Push its floats onto `vals` and its shape onto `ctrl`.
+    fn save(&self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>);
+    /// Back to what [`SaveArray::save`] pushed last (popping it).
+    fn restore(&mut self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>);
+}
+
+/// The last `n` floats kept, `n` popped from `ctrl`: `(start, end)` in `vals`.
+fn kept(vals: &[f64], ctrl: &mut Vec<i64>) -> (usize, usize) {
+    let n = ctrl.pop().expect(POP) as usize;
+    (vals.len().checked_sub(n).expect(POP), vals.len())
 }
 
 impl SaveArray for Vec<f64> {
-    fn floats(&self) -> &[f64] {
-        self
+    fn save(&self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        vals.extend_from_slice(self);
+        ctrl.push(self.len() as i64);
     }
-    fn restore(&mut self, from: &[f64]) {
+    fn restore(&mut self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        let (at, end) = kept(vals, ctrl);
         self.clear();
-        self.extend_from_slice(from);
+        self.extend_from_slice(&vals[at..end]);
+        vals.truncate(at);
     }
 }
 
 impl<const N: usize> SaveArray for [f64; N] {
-    fn floats(&self) -> &[f64] {
-        self
+    fn save(&self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        vals.extend_from_slice(self);
+        ctrl.push(N as i64);
     }
-    fn restore(&mut self, from: &[f64]) {
-        self.copy_from_slice(from);
+    fn restore(&mut self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        let (at, end) = kept(vals, ctrl);
+        self.copy_from_slice(&vals[at..end]);
+        vals.truncate(at);
+    }
+}
+
+/// Rows (`Vec<Vec<f64>>`): each row, then their count.
+impl SaveArray for Vec<Vec<f64>> {
+    fn save(&self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        for r in self {
+            r.save(vals, ctrl);
+        }
+        ctrl.push(self.len() as i64);
+    }
+    fn restore(&mut self, vals: &mut Vec<f64>, ctrl: &mut Vec<i64>) {
+        let m = ctrl.pop().expect(POP) as usize;
+        self.resize_with(m, Vec::new);
+        for r in self.iter_mut().rev() {
+            r.restore(vals, ctrl);
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
 //! - from `sparse`: the drivers of `_jacobian_sparse` and `_hessian_sparse`;
+//! - `nested`: nested arrays (rows) flattened into taped calls and shaped back;
 //! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
 //!   alias;
 //! - `tangent_code`: the core form's code over dual numbers (`_jvp`, `_hvp`, `_hessian`);
@@ -35,6 +36,7 @@ mod data_arg;
 mod jacobian_lanes;
 pub(crate) mod jvp_hessian;
 pub mod mixed;
+mod nested;
 pub(crate) mod outputs;
 pub mod real;
 pub(crate) mod rule;
@@ -66,6 +68,10 @@ pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
 pub use mixed::{
     LiftMatrix, LiftMatrixRef, LiftOther, LiftOtherRef, Mixed, MixedRef, ScaleMatrix, ScaleOther,
+};
+pub use nested::{
+    add_flat, add_row, flat_len, flatten_into, row_lens, rows_from, take_flat, vars_like, Flat,
+    RowLens,
 };
 pub use num_traits::Float;
 pub use shape::VectorShape;

@@ -217,32 +217,52 @@ impl<T: Copy> TStacks<T> {
     }
 
     /// Keep a whole array.
-    pub fn push_array<A: AsRef<[T]> + ?Sized>(&mut self, a: &A) {
-        self.arrays.push(a.as_ref().to_vec());
+    pub fn push_array<A: RestoreArray<T> + ?Sized>(&mut self, a: &A) {
+        a.save_into(&mut self.arrays, &mut self.ctrl);
     }
 
     /// The last array kept, back into `a`.
     pub fn pop_array<A: RestoreArray<T> + ?Sized>(&mut self, a: &mut A) {
-        let kept = self.arrays.pop().expect(POP);
-        a.restore_from(kept);
+        a.restore_from(&mut self.arrays, &mut self.ctrl);
     }
 }
 
-/// A local array the generic stacks restore.
+/// A local array the generic stacks keep and restore.
 pub trait RestoreArray<T> {
-    /// Back to `kept`.
-    fn restore_from(&mut self, kept: Vec<T>);
+    /// Push its elements (a row per array) onto `arrays`, its shape onto `ctrl`.
+    fn save_into(&self, arrays: &mut Vec<Vec<T>>, ctrl: &mut Vec<i64>);
+    /// Back to what [`RestoreArray::save_into`] pushed last (popping it).
+    fn restore_from(&mut self, arrays: &mut Vec<Vec<T>>, ctrl: &mut Vec<i64>);
 }
 
-impl<T> RestoreArray<T> for Vec<T> {
-    fn restore_from(&mut self, kept: Vec<T>) {
-        *self = kept;
+impl<T: Copy> RestoreArray<T> for Vec<T> {
+    fn save_into(&self, arrays: &mut Vec<Vec<T>>, _: &mut Vec<i64>) {
+        arrays.push(self.clone());
+    }
+    fn restore_from(&mut self, arrays: &mut Vec<Vec<T>>, _: &mut Vec<i64>) {
+        *self = arrays.pop().expect(POP);
     }
 }
 
 impl<T: Copy, const N: usize> RestoreArray<T> for [T; N] {
-    fn restore_from(&mut self, kept: Vec<T>) {
-        self.copy_from_slice(&kept);
+    fn save_into(&self, arrays: &mut Vec<Vec<T>>, _: &mut Vec<i64>) {
+        arrays.push(self.to_vec());
+    }
+    fn restore_from(&mut self, arrays: &mut Vec<Vec<T>>, _: &mut Vec<i64>) {
+        self.copy_from_slice(&arrays.pop().expect(POP));
+    }
+}
+
+/// Rows: each row, then their count.
+impl<T: Copy> RestoreArray<T> for Vec<Vec<T>> {
+    fn save_into(&self, arrays: &mut Vec<Vec<T>>, ctrl: &mut Vec<i64>) {
+        arrays.extend(self.iter().cloned());
+        ctrl.push(self.len() as i64);
+    }
+    fn restore_from(&mut self, arrays: &mut Vec<Vec<T>>, ctrl: &mut Vec<i64>) {
+        let m = ctrl.pop().expect(POP) as usize;
+        let at = arrays.len().checked_sub(m).expect(POP);
+        *self = arrays.split_off(at);
     }
 }
 

@@ -132,22 +132,39 @@ impl<'a> Walk<'a> {
                 }
             }
             n if first_is_f64 && FLOAT_PREDICATES.contains(&n) => Abs::Bool,
-            n if returns_rows(n) => Abs::Seq(Box::new(Abs::Seq(Box::new(Abs::Float(act))))),
+            n if transform_depth(n).is_some() => {
+                self.flow_mut_args(args, act);
+                let mut a = Abs::Float(act);
+                for _ in 0..transform_depth(n).unwrap_or(0) {
+                    a = Abs::Seq(Box::new(a));
+                }
+                a
+            }
+            n if returns_rows(n) => {
+                self.flow_mut_args(args, act);
+                Abs::Seq(Box::new(Abs::Seq(Box::new(Abs::Float(act)))))
+            }
             n if is_fazang_fn(n) => Abs::Float(act),
             _ => {
-                if act {
-                    // What a function writes through `&mut` arguments may be active.
-                    for a in args {
-                        if let Kind::Reference {
-                            mutable: true,
-                            expr,
-                        } = &a.peel().kind
-                        {
-                            self.flow_place(expr, &Abs::Unknown(true));
-                        }
-                    }
-                }
+                self.flow_mut_args(args, act);
                 Abs::Unknown(act)
+            }
+        }
+    }
+
+    /// What a function with active arguments writes through `&mut` arguments may be
+    /// active.
+    fn flow_mut_args(&mut self, args: &'a [Expr], act: bool) {
+        if !act {
+            return;
+        }
+        for a in args {
+            if let Kind::Reference {
+                mutable: true,
+                expr,
+            } = &a.peel().kind
+            {
+                self.flow_place(expr, &Abs::Unknown(true));
             }
         }
     }

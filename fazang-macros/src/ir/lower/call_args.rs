@@ -28,8 +28,8 @@ impl<'a> Lower<'a> {
             Val::Seq(s) if s.prefix.is_empty() && self.is_struct_root(s.root) => {
                 return no("a registered struct passed to a function")
             }
-            Val::Seq(s) if active && s.depth > 0 => {
-                return no("a nested array of active values passed to a function")
+            Val::Seq(s) if active && s.depth > 1 => {
+                return no("an array of active values nested three deep passed to a function")
             }
             Val::Seq(s) if active => CallArg::Slice(self.windowed(s)),
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {

@@ -141,9 +141,23 @@ impl<'a> Lower<'a> {
                     path: s.prefix.clone(),
                 };
                 let window = s.window.clone().map(|(o, n)| (o, Op::Var(n)));
-                self.alloc(Init::CopyOf(place, window))
+                // A copy of rows holds rows.
+                Ok(match self.alloc(Init::CopyOf(place, window))? {
+                    Val::Seq(c) => Val::Seq(seq::Seq {
+                        depth: s.depth,
+                        ..c
+                    }),
+                    other => other,
+                })
             }
             ("as_slice" | "as_ref" | "borrow", 0) => Ok(Val::Seq(s)),
+            ("push", 1) if s.depth == 1 => {
+                let v = self.expr(&args[0])?;
+                self.local_array(&s, "push")?;
+                let src = self.whole_row(v)?;
+                self.emit(Stmt::PushRow { dst: s.root, src });
+                Ok(Val::Unit)
+            }
             ("push", 1) => {
                 let v = self.expr(&args[0])?;
                 let op = self.float(v, "a pushed value")?;

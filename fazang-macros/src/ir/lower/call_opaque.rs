@@ -100,12 +100,27 @@ impl<'a> Lower<'a> {
             !hinted && self.hints.seqs.contains(&e.id) && matches!(result, Abs::Unknown(true));
         let vector_result =
             seq_hinted || matches!(&result, Abs::Seq(x) if matches!(x.deref(), Abs::Float(true)));
-        let how = if !slices && scalars <= MAX_LANES && (!vector_result || inouts.is_empty()) {
+        let rows_result = matches!(&result, Abs::Seq(x)
+            if matches!(x.deref(), Abs::Seq(y) if matches!(y.deref(), Abs::Float(true))));
+        let how = if !slices
+            && !rows_result
+            && scalars <= MAX_LANES
+            && (!vector_result || inouts.is_empty())
+        {
             CallHow::Lanes
         } else {
             CallHow::Tape
         };
         let convert = !callee.fazang;
+        if rows_result {
+            return self.taped_with_inouts(
+                callee.tokens,
+                args,
+                Some(Shape::Rows),
+                fallible,
+                convert,
+            );
+        }
         if how == CallHow::Tape && !inouts.is_empty() {
             let shape = inout_shape(&result, hinted, vector_result)?;
             return self.taped_with_inouts(callee.tokens, args, shape, fallible, convert);
@@ -134,6 +149,7 @@ impl<'a> Lower<'a> {
             data_out,
             out_array,
             result_array: None,
+            result_rows: false,
             partials,
             fallible,
             convert,
@@ -218,24 +234,25 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// A call on the tape with `&mut` floats (`simplex_constrain(&y, &mut lp)`): one
-    /// recording whose outputs are the result and each `&mut` float's new value. `shape`:
-    /// a float result (`Some(false)`), a vector of floats (`Some(true)`) or none.
+    /// A call on the tape with `&mut` floats (`simplex_constrain(&y, &mut lp)`) or rows as
+    /// its result (`cholesky_corr_constrain(..)`): one recording whose outputs are the
+    /// result's floats and each `&mut` float's new value. `shape`: the result's, if any.
     fn taped_with_inouts(
         &mut self,
         callee: TokenStream,
         args: Vec<CallArg>,
-        shape: Option<bool>,
+        shape: Option<Shape>,
         fallible: Fallible,
         convert: bool,
     ) -> R<Val> {
         let values = self.new_var("ys", Kind::Array);
         let jac = self.new_var("jac", Kind::Array);
         let (out, result_array) = match shape {
-            Some(false) => (Some(self.new_var("y", Kind::F64)), None),
-            Some(true) => (None, Some(self.new_var("res", Kind::Array))),
+            Some(Shape::Float) => (Some(self.new_var("y", Kind::F64)), None),
+            Some(_) => (None, Some(self.new_var("res", Kind::Array))),
             None => (None, None),
         };
+        let rows = matches!(shape, Some(Shape::Rows));
         self.emit(Stmt::Call(Call {
             how: CallHow::Tape,
             callee: toks(callee),
@@ -245,6 +262,7 @@ impl<'a> Lower<'a> {
             data_out: None,
             out_array: Some((values, jac)),
             result_array,
+            result_rows: rows,
             partials: Vec::new(),
             fallible,
             convert,
@@ -252,7 +270,7 @@ impl<'a> Lower<'a> {
         }));
         Ok(match (out, result_array) {
             (Some(v), _) => Val::F(Op::Var(v)),
-            (_, Some(a)) => Val::Seq(seq::Seq::whole(a, 1)),
+            (_, Some(a)) => Val::Seq(seq::Seq::whole(a, 1 + usize::from(rows))),
             _ => Val::Unit,
         })
     }
@@ -284,13 +302,21 @@ impl Callee {
 /// The outputs of an opaque call: a float, data, a vector of floats and its Jacobian.
 type Outputs = (Option<V>, Option<V>, Option<(V, V)>);
 
-/// What a taped call with `&mut` floats returns: a float (`Some(false)`), a vector of
-/// floats (`Some(true)`) or nothing (`None`).
-fn inout_shape(result: &Abs, hinted: bool, vector_result: bool) -> R<Option<bool>> {
+/// What a taped call returns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Float,
+    Vector,
+    /// `Vec<Vec<f64>>`.
+    Rows,
+}
+
+/// What a taped call with `&mut` floats returns (`None`: nothing).
+fn inout_shape(result: &Abs, hinted: bool, vector_result: bool) -> R<Option<Shape>> {
     Ok(if hinted || matches!(result, Abs::Float(_)) {
-        Some(false)
+        Some(Shape::Float)
     } else if vector_result {
-        Some(true)
+        Some(Shape::Vector)
     } else if matches!(result, Abs::Unknown(false) | Abs::Never) {
         None
     } else {

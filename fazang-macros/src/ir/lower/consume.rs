@@ -225,22 +225,53 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// `collect()` of floats into a new vector.
+    /// `collect()` of floats into a new vector, or of rows of floats into a vector of
+    /// rows (each a copy: `Vec<Vec<f64>>`).
     fn collect(&mut self, e: &MExpr, it: Iter) -> R<Val> {
-        match self.abs(e).deref() {
-            Abs::Seq(x) if matches!(x.deref(), Abs::Float(_) | Abs::Never) => {}
-            _ => return no("`collect` into something other than a vector of floats"),
-        }
+        let floats = |x: &Abs| matches!(x, Abs::Float(_) | Abs::Never);
+        let rows = match self.abs(e).deref() {
+            Abs::Seq(x) if floats(x) => false,
+            Abs::Seq(x) if matches!(x.deref(), Abs::Seq(y) if floats(y)) => true,
+            _ => return no("`collect` into something other than a vector of floats or of rows"),
+        };
         let Val::Seq(s) = self.alloc(Init::Empty)? else {
             unreachable!("alloc gives a sequence")
         };
         let dst = s.root;
         self.each(&None, it, &mut |lw, x| {
-            let op = lw.float(x, "a collected item")?;
-            lw.emit(Stmt::Push { dst, src: op });
+            if rows {
+                let src = lw.whole_row(x)?;
+                lw.emit(Stmt::PushRow { dst, src });
+            } else {
+                let op = lw.float(x, "a collected item")?;
+                lw.emit(Stmt::Push { dst, src: op });
+            }
             Ok(())
         })?;
-        Ok(Val::Seq(s))
+        Ok(Val::Seq(seq::Seq {
+            depth: usize::from(rows),
+            ..s
+        }))
+    }
+
+    /// A row of floats as a whole local array (a copy of it, unless it is one already).
+    pub(super) fn whole_row(&mut self, x: Val) -> R<V> {
+        let s = match x {
+            Val::Seq(s) if s.depth == 0 && !self.is_struct_root(s.root) => s,
+            other => return no(format!("{} collected as a row", other.describe())),
+        };
+        if s.prefix.is_empty() && s.window.is_none() && self.vars[s.root].kind == Kind::Array {
+            return Ok(s.root);
+        }
+        let place = Place {
+            root: s.root,
+            path: s.prefix.clone(),
+        };
+        let window = s.window.clone().map(|(o, n)| (o, Op::Var(n)));
+        match self.alloc(Init::CopyOf(place, window))? {
+            Val::Seq(c) => Ok(c.root),
+            _ => unreachable!("alloc gives a sequence"),
+        }
     }
 
     /// `max_by(cmp)` (the last maximum), `min_by(cmp)` (the first minimum).

@@ -489,6 +489,8 @@ impl Lower<'_> {
     /// Whether a local holds a number by value (a float, an integer or a boolean variable).
     fn held_by_value(&self, x: &MExpr) -> bool {
         match &x.peel().kind {
+            // `**v` of a `filter` closure's `&&f64`: every `*` goes.
+            MKind::Unary(syn::UnOp::Deref(_), y) => self.held_by_value(y),
             MKind::Local(id, _) => match &self.env[*id] {
                 Some(Val::F(_) | Val::C(_)) => true,
                 Some(Val::D(d)) => self.vars[*d].kind != Kind::Data(DataKind::Other),

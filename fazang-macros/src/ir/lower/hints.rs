@@ -153,7 +153,9 @@ impl Visit for H<'_> {
                         | "div_euclid"
                         | "midpoint"
                 );
-                if !ambiguous || self.is_float(&m.receiver) {
+                // `x.max(0.0)`: the other operand is of the receiver's type.
+                let float_arg = name != "powi" && m.args.iter().any(|a| self.is_float(a));
+                if !ambiguous || float_arg || self.is_float(&m.receiver) {
                     self.float(&m.receiver);
                     if name != "powi" {
                         m.args.iter().for_each(|a| self.float(a));

@@ -30,7 +30,11 @@ impl<'a> Lower<'a> {
                             path: s.prefix.clone(),
                         };
                         let window = s.window.clone().map(|(o, n)| (o, Op::Var(n)));
-                        self.alloc(Init::CopyOf(place, window))
+                        let depth = s.depth;
+                        Ok(match self.alloc(Init::CopyOf(place, window))? {
+                            Val::Seq(c) => Val::Seq(seq::Seq { depth, ..c }),
+                            other => other,
+                        })
                     }
                     None => no("an array copied from data of a type the macro cannot see"),
                 }

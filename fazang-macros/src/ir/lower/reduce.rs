@@ -87,6 +87,7 @@ impl<'a> Lower<'a> {
             data_out: None,
             out_array: None,
             result_array: None,
+            result_rows: false,
             partials: Vec::new(),
             fallible: Fallible::No,
             convert: false,

@@ -248,6 +248,13 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// Whether a pattern binds rows of floats (`Vec<Vec<f64>>`).
+    fn binds_rows(&self, p: &MPat) -> bool {
+        matches!(p, MPat::Ident { id, .. }
+            if matches!(self.act.of_bind(*id).deref(), Abs::Seq(x)
+                if matches!(x.deref(), Abs::Seq(y) if matches!(y.deref(), Abs::Float(_)))))
+    }
+
     fn let_stmt(&mut self, l: &'a Let) -> R<()> {
         if l.diverge.is_some() {
             return self.let_else(l);
@@ -279,7 +286,13 @@ impl<'a> Lower<'a> {
                 && matches!(self.act.of_bind(*id).deref(), Abs::Seq(x)
                     if matches!(x.deref(), Abs::Float(false))));
         let v = if (active_array || written_array) && (empty || self.pure_data(init)) {
-            self.array_init(init)?
+            match self.array_init(init)? {
+                // `let mut rows = Vec::new();` pushed rows later holds rows.
+                Val::Seq(s) if empty && self.binds_rows(&l.pat) => {
+                    Val::Seq(seq::Seq { depth: 1, ..s })
+                }
+                v => v,
+            }
         } else if let (Some(ty), true) = (&l.ty, self.pure_data(init)) {
             // Data with a written type keeps it (`let t: Vec<f64> = ...collect();`).
             let (t, reads) = self.data_tokens(init)?;

@@ -168,6 +168,17 @@ impl Printer<'_> {
                     fill.push(quote!(let #o = #xs.len(); #xs.push(#x);));
                     args.push(quote!(#vs[#o]));
                 }
+                CallArg::Slice(seq) if seq.depth > 0 => {
+                    // Rows: flattened into the inputs, shaped back for the callee.
+                    let (o, e) = (self.tmp("o"), self.tmp("e"));
+                    let sl = self.seq_slice(seq);
+                    fill.push(quote! {
+                        let #o = #xs.len();
+                        ::fazang::__private::flatten_into(&mut #xs, #sl);
+                        let #e = #xs.len();
+                    });
+                    args.push(quote!(&::fazang::__private::vars_like(&#vs[#o..#e], #sl)[..]));
+                }
                 CallArg::Slice(seq) => {
                     let (o, e) = (self.tmp("o"), self.tmp("e"));
                     let sl = self.seq_slice(seq);
@@ -192,7 +203,7 @@ impl Printer<'_> {
             }
         }
         let callee = &c.callee.0;
-        if !inouts.is_empty() {
+        if !inouts.is_empty() || c.result_rows {
             return self.fwd_tape_inouts(s, c, (&xs, &vs), fill, args, inouts);
         }
         let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
@@ -229,6 +240,7 @@ impl Printer<'_> {
                 quote!(::fazang::__private::taped_call(&#xs, &mut #g, |#vs: &[::fazang::Var]| #call))
             }
         };
+        let keep = self.keep_gradient(c, &g);
         Ok(quote!({
             let mut #xs = __fz_st.take_buf();
             #(#fill)*
@@ -237,7 +249,7 @@ impl Printer<'_> {
             #saves
             #n = __fz_y;
             __fz_st.give_buf(#xs);
-            __fz_st.push_buf(#g);
+            #keep
         }))
     }
 
@@ -257,7 +269,14 @@ impl Printer<'_> {
         let callee = &c.callee.0;
         let lets = inouts.iter().map(|(io, o)| quote!(let mut #io = #vs[#o];));
         let pushes = inouts.iter().map(|(io, _)| quote!(__fz_outs.push(#io);));
+        // Rows: their lengths kept to shape the result again.
+        let lens = if c.result_rows {
+            quote!(::fazang::__private::row_lens(&__fz_r, &mut __fz_lens);)
+        } else {
+            quote!()
+        };
         let collect = quote!(|__fz_r| {
+            #lens
             let mut __fz_outs = ::std::vec::Vec::new();
             ::fazang::__private::Outputs::push_outputs(__fz_r, &mut __fz_outs);
             #(#pushes)*
@@ -288,7 +307,11 @@ impl Printer<'_> {
         }
         if let Some(r) = c.result_array {
             let r = self.name(r);
-            sets.push(quote!(#r = __fz_ys[..__fz_m].to_vec();));
+            sets.push(if c.result_rows {
+                quote!(#r = ::fazang::__private::rows_from(&__fz_ys[..__fz_m], &__fz_lens);)
+            } else {
+                quote!(#r = __fz_ys[..__fz_m].to_vec();)
+            });
         }
         let ios = c.args.iter().filter_map(|a| match a {
             CallArg::InOut(v) => Some(self.name(*v)),
@@ -298,10 +321,16 @@ impl Printer<'_> {
             sets.push(quote!(#io = __fz_ys[__fz_m + #j];));
         }
         let saves = self.saves_of_call(s, c)?;
+        let lens_decl = if c.result_rows {
+            quote!(let mut __fz_lens: ::std::vec::Vec<usize> = ::std::vec::Vec::new();)
+        } else {
+            quote!()
+        };
         Ok(quote!({
             let mut #xs = __fz_st.take_buf();
             #(#fill)*
             let mut __fz_jac = ::std::vec::Vec::new();
+            #lens_decl
             let __fz_ys: ::std::vec::Vec<f64> = #run;
             #saves
             #(#sets)*
@@ -334,7 +363,7 @@ impl Printer<'_> {
         if let Some((values, jac)) = c.out_array {
             let body = if active {
                 let (a, vn, jn) = (self.adj(values), self.name(values), self.name(jac));
-                if self.has_inouts(c) {
+                if self.has_inouts(c) || c.result_rows {
                     self.rev_inouts(c, vn, jn)
                 } else {
                     self.rev_vector(c, quote!(#a), vn, jn)
@@ -351,12 +380,12 @@ impl Printer<'_> {
             return Ok(quote!({ #body #restore #reset }));
         }
         if c.how == CallHow::Tape {
+            // An inactive call kept no gradient (see `keep_gradient`).
+            if !active {
+                return Ok(restore);
+            }
             let g = self.tmp("gb");
-            let body = if active {
-                self.rev_tape(c, &g)
-            } else {
-                quote!()
-            };
+            let body = self.rev_tape(c, &g);
             return Ok(
                 quote!({ let #g = __fz_st.pop_buf(); #body __fz_st.give_buf(#g); #restore }),
             );
@@ -405,6 +434,18 @@ impl Printer<'_> {
         Ok(quote!({ #(#take)* #(#adds)* #restore }))
     }
 
+    /// A taped call's gradient `g` kept for the reverse sweep, if the call is active: only
+    /// an active call's reverse pops it, and the reverse of a loop with no active
+    /// statement is not run at all, so a kept gradient of an inactive call would be
+    /// popped by another call.
+    pub(super) fn keep_gradient(&self, c: &Call, g: &Ident) -> TokenStream {
+        if self.forward_only || !self.facts.call_active(c) {
+            quote!(__fz_st.give_buf(#g);)
+        } else {
+            quote!(__fz_st.push_buf(#g);)
+        }
+    }
+
     /// The reverse of a taped call: its gradient (in `g`) times the result's adjoint.
     fn rev_tape(&self, c: &Call, g: &Ident) -> TokenStream {
         let out = c.out.expect("a taped call returns a float");
@@ -416,6 +457,9 @@ impl Printer<'_> {
                 CallArg::Scalar(op) => {
                     let add = self.add_to(op, quote!(#y * #g[#off]));
                     adds.push(quote!(#add #off += 1;));
+                }
+                CallArg::Slice(s) if s.depth > 0 => {
+                    adds.push(self.rows_adjoint(s, quote!(#g), quote!(#y), &off));
                 }
                 CallArg::Slice(s) if self.facts.active[s.root] => {
                     let (o, n) = match &s.window {
@@ -472,6 +516,9 @@ impl Printer<'_> {
                     let add = self.add_to(&Op::Var(*v), quote!(#g * #row[#off]));
                     adds.push(quote!(#add #off += 1;));
                 }
+                CallArg::Slice(s) if s.depth > 0 => {
+                    adds.push(self.rows_adjoint(s, quote!(#row), quote!(#g), &off));
+                }
                 CallArg::Slice(s) => {
                     let (o, n) = match &s.window {
                         Some((o, n)) => (self.op(o), self.name(*n).clone()),
@@ -514,6 +561,32 @@ impl Printer<'_> {
 }
 
 impl Printer<'_> {
+    /// The adjoint of rows passed to a call: `scale * src[off..]`, row-major, into the rows'
+    /// adjoints (`off` advanced past them).
+    fn rows_adjoint(
+        &self,
+        s: &super::super::lower::seq_public::Seq,
+        src: TokenStream,
+        scale: TokenStream,
+        off: &Ident,
+    ) -> TokenStream {
+        let (o, n) = match &s.window {
+            Some((o, n)) => (self.op(o), self.name(*n).clone()),
+            None => unreachable!("arrays passed to calls have windows"),
+        };
+        let whole = Place {
+            root: s.root,
+            path: s.prefix.clone(),
+        };
+        if self.facts.active[s.root] {
+            let dst = self.place(&whole, true);
+            quote!(#off += ::fazang::__private::add_flat(&mut #dst[#o..#o + #n], &#src[#off..], #scale);)
+        } else {
+            let p = self.place(&whole, false);
+            quote!(#off += ::fazang::__private::flat_len(&#p[#o..#o + #n]);)
+        }
+    }
+
     fn has_inouts(&self, c: &Call) -> bool {
         c.args.iter().any(|a| matches!(a, CallArg::InOut(_)))
     }
@@ -538,14 +611,17 @@ impl Printer<'_> {
             scalar(out, &mut take);
         }
         if let Some(r) = c.result_array {
-            let rn = self.name(r);
             if self.facts.active[r] {
                 let a = self.adj(r);
-                take.push(
-                    quote!(for __fz_x in #a.iter_mut() { #ga.push(*__fz_x); *__fz_x = 0.0; }),
-                );
+                take.push(quote!(::fazang::__private::take_flat(&mut #a, &mut #ga);));
             } else {
-                take.push(quote!(#ga.extend(::std::iter::repeat(0.0).take(#rn.len()));));
+                // The result's entries are the outputs but the `&mut` floats.
+                let n = c
+                    .args
+                    .iter()
+                    .filter(|a| matches!(a, CallArg::InOut(_)))
+                    .count();
+                take.push(quote!(#ga.resize(#vn.len() - #n, 0.0);));
             }
         }
         for a in &c.args {

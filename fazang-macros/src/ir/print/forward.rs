@@ -68,6 +68,10 @@ impl Printer<'_> {
                 let (d, x) = (self.name(*dst), self.fop(src));
                 quote!(#d.push(#x);)
             }
+            Stmt::PushRow { dst, src } => {
+                let (d, x) = (self.name(*dst), self.name(*src));
+                quote!(#d.push(::core::clone::Clone::clone(&#x));)
+            }
             Stmt::If { cond, then, els } => {
                 let (c, t, e) = (self.name(*cond), self.forward(then)?, self.forward(els)?);
                 quote!(if #c { #t } else { #e })

@@ -365,7 +365,7 @@ impl Printer<'_> {
                     }
                 }
                 Stmt::Loop { exit, .. } => seen[exit.trips] = true,
-                Stmt::Push { dst, .. } => seen[*dst] = true,
+                Stmt::Push { dst, .. } | Stmt::PushRow { dst, .. } => seen[*dst] = true,
                 Stmt::Store { place, .. } => seen[place.root] = true,
                 _ => {}
             }

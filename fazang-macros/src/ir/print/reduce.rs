@@ -26,6 +26,9 @@ impl Printer<'_> {
                     fill.push(quote!(let #o = #xs.len(); #xs.push(#x);));
                     args.push(quote!(#xs[#o]));
                 }
+                CallArg::Slice(seq) if seq.depth > 0 => {
+                    return Err("rows of active values captured by `reduce_sum`".into())
+                }
                 CallArg::Slice(seq) => {
                     let (o, e) = (self.tmp("o"), self.tmp("e"));
                     let sl = self.seq_slice(seq);
@@ -44,6 +47,7 @@ impl Printer<'_> {
         let out = c.out.ok_or("a `reduce_sum` call without a result")?;
         let n = self.name(out);
         let saves = self.saves_of_call(s, c)?;
+        let keep = self.keep_gradient(c, &g);
         Ok(quote!({
             let mut #xs = __fz_st.take_buf();
             #(#fill)*
@@ -58,7 +62,7 @@ impl Printer<'_> {
             #saves
             #n = __fz_y;
             __fz_st.give_buf(#xs);
-            __fz_st.push_buf(#g);
+            #keep
         }))
     }
 }

@@ -56,6 +56,15 @@ impl Printer<'_> {
                 let add = self.add_to(src, quote!(#g));
                 quote!({ let #g: #sc = #a.pop().unwrap_or(#zero); #add })
             }
+            Stmt::PushRow { dst, src } if active => {
+                let a = self.adj(*dst);
+                if self.facts.active[*src] {
+                    let b = self.adj(*src);
+                    quote!(::fazang::__private::add_row(&mut #b, #a.pop());)
+                } else {
+                    quote!(#a.pop();)
+                }
+            }
             Stmt::Call(c) if self.generic && !self.generic_call(c) => {
                 return Err(
                     "a call on the tape or with a vector result in code over dual numbers".into(),
