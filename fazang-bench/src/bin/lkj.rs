@@ -51,6 +51,14 @@ fn main() {
         assert!((g[j] - gt[j]).abs() < 1e-12 * g[j].abs().max(1.0));
     }
 
+    // `LKJ_PROFILE=1`: only the adjoint code's gradient, in a loop, for a profiler.
+    if std::env::var_os("LKJ_PROFILE").is_some() {
+        let acc: f64 = (0..200_000)
+            .map(|_| lkj_model_grad(black_box(&p), &y).unwrap().0)
+            .sum();
+        println!("{acc}");
+        return;
+    }
     let mut v = || value(black_box(&p));
     let mut ga = || lkj_model_grad(black_box(&p), &y).unwrap().0;
     let mut gt = || __lkj_model_grad_tape(black_box(&p), &y).unwrap().0;

@@ -281,6 +281,10 @@ pub struct Call {
     pub result_array: Option<V>,
     /// `result_array` holds rows (`Vec<Vec<f64>>`), shaped by the result's row lengths.
     pub result_rows: bool,
+    /// With [`CallHow::Tape`] and a vector result: if not 0, the values and the Jacobian
+    /// come from one call on this many forward lanes (one per active input, in the
+    /// Jacobian's column order), not from a recording swept once per output.
+    pub jac_lanes: usize,
     /// With [`CallHow::Lanes`]: per output (the result, then each `&mut` float in order),
     /// per input (the active scalar arguments in order), the partial derivative, held in a
     /// data variable.

@@ -10,6 +10,7 @@
 //!   counts, forward lanes, taped calls, untyped data read as numbers);
 //! - `jvp_hessian`: seeding and reading back `_jvp`, `_hessian` and `_hvp`;
 //! - from `sparse`: the drivers of `_jacobian_sparse` and `_hessian_sparse`;
+//! - `lane_jacobian`: the Jacobian of a call with a vector result on forward lanes;
 //! - `nested`: nested arrays (rows) flattened into taped calls and shaped back;
 //! - `outputs`: vector results, flattened for `_jacobian`; `shape`: results named by an
 //!   alias;
@@ -35,6 +36,7 @@ mod convert;
 mod data_arg;
 mod jacobian_lanes;
 pub(crate) mod jvp_hessian;
+mod lane_jacobian;
 pub mod mixed;
 mod nested;
 pub(crate) mod outputs;
@@ -66,6 +68,7 @@ pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
+pub use lane_jacobian::{lane_outputs, lanes_of, row_lens_of, LaneOutputs};
 pub use mixed::{
     LiftMatrix, LiftMatrixRef, LiftOther, LiftOtherRef, Mixed, MixedRef, ScaleMatrix, ScaleOther,
 };

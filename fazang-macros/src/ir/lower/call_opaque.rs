@@ -140,6 +140,11 @@ impl<'a> Lower<'a> {
         } else {
             Vec::new()
         };
+        let jac_lanes = if how == CallHow::Tape && out_array.is_some() {
+            self.jac_lanes(&args)
+        } else {
+            0
+        };
         self.emit(Stmt::Call(Call {
             how,
             callee: toks(callee),
@@ -150,6 +155,7 @@ impl<'a> Lower<'a> {
             out_array,
             result_array: None,
             result_rows: false,
+            jac_lanes,
             partials,
             fallible,
             convert,
@@ -253,6 +259,7 @@ impl<'a> Lower<'a> {
             None => (None, None),
         };
         let rows = matches!(shape, Some(Shape::Rows));
+        let jac_lanes = self.jac_lanes(&args);
         self.emit(Stmt::Call(Call {
             how: CallHow::Tape,
             callee: toks(callee),
@@ -263,6 +270,7 @@ impl<'a> Lower<'a> {
             out_array: Some((values, jac)),
             result_array,
             result_rows: rows,
+            jac_lanes,
             partials: Vec::new(),
             fallible,
             convert,
@@ -273,6 +281,33 @@ impl<'a> Lower<'a> {
             (_, Some(a)) => Val::Seq(seq::Seq::whole(a, 1 + usize::from(rows))),
             _ => Val::Unit,
         })
+    }
+}
+
+impl Lower<'_> {
+    /// The forward lanes a taped call with a vector result can take instead: one per
+    /// active input (scalars, `&mut` floats, the elements of windows of constant length),
+    /// if there are at most [`MAX_LANES`]; 0 otherwise.
+    fn jac_lanes(&self, args: &[CallArg]) -> usize {
+        let mut k = 0;
+        for a in args {
+            k += match a {
+                CallArg::Scalar(_) | CallArg::InOut(_) => 1,
+                CallArg::Slice(s) if s.depth == 0 => {
+                    match s.window.as_ref().and_then(|(_, n)| self.const_len.get(n)) {
+                        Some(n) => *n,
+                        None => return 0,
+                    }
+                }
+                CallArg::Slice(_) => return 0,
+                CallArg::Data(..) => 0,
+            };
+        }
+        if k <= MAX_LANES {
+            k
+        } else {
+            0
+        }
     }
 }
 

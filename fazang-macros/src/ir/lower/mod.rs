@@ -138,6 +138,8 @@ pub struct Lower<'a> {
     pub hidden: Vec<TokenStream>,
     /// In a function returning `Result`, the expressions whose value it returns.
     pub result_positions: std::collections::HashSet<crate::model::ExprId>,
+    /// Lengths of windows with constant bounds (`&p[0..3]`), by their length variable.
+    pub const_len: std::collections::HashMap<V, usize>,
 }
 
 /// Lower a function with its body model and activity.
@@ -170,6 +172,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         } else {
             Default::default()
         },
+        const_len: Default::default(),
     };
     lw.ret = lw.new_var("ret", Kind::F64);
     if matches!(m.ret, Some(crate::types::ResultKind::Vector)) {

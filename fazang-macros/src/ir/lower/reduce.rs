@@ -88,6 +88,7 @@ impl<'a> Lower<'a> {
             out_array: None,
             result_array: None,
             result_rows: false,
+            jac_lanes: 0,
             partials: Vec::new(),
             fallible: Fallible::No,
             convert: false,

@@ -32,6 +32,17 @@ impl Seq {
     }
 }
 
+/// An index operand that is an integer literal (`3`, `3usize`).
+fn const_index(op: &Op) -> Option<usize> {
+    match op {
+        Op::Const(t) => {
+            let s = t.0.to_string();
+            s.trim_end_matches("usize").trim().parse().ok()
+        }
+        Op::Var(_) => None,
+    }
+}
+
 /// Print an index operand.
 pub fn op_tokens(lw: &Lower, op: &Op) -> TokenStream {
     match op {
@@ -147,6 +158,11 @@ impl Lower<'_> {
             reads: check_reads,
         });
         let len = self.data("n", Kind::Data(DataKind::Int), quote!(#hi_t - #lo_t), reads);
+        if let (Some(a), Some(b)) = (const_index(&lo), const_index(&hi)) {
+            if b >= a {
+                self.const_len.insert(len, b - a);
+            }
+        }
         let off = match &s.window {
             None => lo,
             Some((o, _)) => {

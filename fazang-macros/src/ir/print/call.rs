@@ -157,6 +157,9 @@ impl Printer<'_> {
         if let Some(g) = &c.reduce {
             return self.fwd_reduce(s, c, &g.0);
         }
+        if c.jac_lanes > 0 {
+            return self.fwd_jac_lanes(s, c);
+        }
         let (xs, g, vs) = (self.tmp("xs"), self.tmp("gb"), self.tmp("v"));
         let mut fill = Vec::new();
         let mut args = Vec::new();
@@ -299,7 +302,36 @@ impl Printer<'_> {
                 }))
             }
         };
-        let n = inouts.len();
+        let sets = self.output_sets(c);
+        let saves = self.saves_of_call(s, c)?;
+        let lens_decl = if c.result_rows {
+            quote!(let mut __fz_lens: ::std::vec::Vec<usize> = ::std::vec::Vec::new();)
+        } else {
+            quote!()
+        };
+        Ok(quote!({
+            let mut #xs = __fz_st.take_buf();
+            #(#fill)*
+            let mut __fz_jac = ::std::vec::Vec::new();
+            #lens_decl
+            let __fz_ys: ::std::vec::Vec<f64> = #run;
+            #saves
+            #(#sets)*
+            #vn = __fz_ys;
+            #jn = __fz_jac;
+            __fz_st.give_buf(#xs);
+        }))
+    }
+
+    /// The outputs of a call with `&mut` floats or rows, copied out of its flat values
+    /// `__fz_ys` (the result's entries, then each `&mut` float's new value; rows shaped
+    /// by `__fz_lens`).
+    fn output_sets(&self, c: &Call) -> Vec<TokenStream> {
+        let n = c
+            .args
+            .iter()
+            .filter(|a| matches!(a, CallArg::InOut(_)))
+            .count();
         let mut sets = vec![quote!(let __fz_m = __fz_ys.len() - #n;)];
         if let Some(out) = c.out {
             let o = self.name(out);
@@ -320,23 +352,72 @@ impl Printer<'_> {
         for (j, io) in ios.enumerate() {
             sets.push(quote!(#io = __fz_ys[__fz_m + #j];));
         }
-        let saves = self.saves_of_call(s, c)?;
-        let lens_decl = if c.result_rows {
-            quote!(let mut __fz_lens: ::std::vec::Vec<usize> = ::std::vec::Vec::new();)
+        sets
+    }
+
+    /// A taped call's values and Jacobian from one call on forward lanes (see
+    /// [`Call::jac_lanes`]): the same outputs, in the same layout, as the recording's.
+    fn fwd_jac_lanes(&self, s: &Stmt, c: &Call) -> Result<TokenStream, String> {
+        let k = c.jac_lanes;
+        let (values, jac) = c
+            .out_array
+            .ok_or("a call on lanes without a vector result")?;
+        let lane = quote!(::fazang::__private::lane::<#k>);
+        let (mut pre, mut args, mut outs) = (Vec::new(), Vec::new(), Vec::new());
+        for a in &c.args {
+            match a {
+                CallArg::Scalar(op) => {
+                    let (t, x) = (self.tmp("l"), self.op(op));
+                    pre.push(quote!(let #t = #lane(#x, __fz_lane); __fz_lane += 1;));
+                    args.push(quote!(#t));
+                }
+                CallArg::InOut(v) => {
+                    let (t, x) = (self.tmp("l"), self.name(*v));
+                    pre.push(quote!(let mut #t = #lane(#x, __fz_lane); __fz_lane += 1;));
+                    args.push(quote!(&mut #t));
+                    outs.push(quote!(::fazang::__private::lane_outputs(&#t, &mut __fz_ys, &mut __fz_jac);));
+                }
+                CallArg::Slice(seq) => {
+                    let (t, sl) = (self.tmp("l"), self.seq_slice(seq));
+                    pre.push(
+                        quote!(let #t = ::fazang::__private::lanes_of::<#k>(#sl, &mut __fz_lane);),
+                    );
+                    args.push(quote!(&#t[..]));
+                }
+                CallArg::Data(t, _, shape) => args.push(self.data_arg(c, t, *shape, &quote!())),
+            }
+        }
+        let callee = &c.callee.0;
+        let call = self.unwrapped(c, quote!(#callee(#(#args),*)));
+        let lens = if c.result_rows {
+            quote! {
+                let mut __fz_lens = ::std::vec::Vec::new();
+                ::fazang::__private::row_lens_of(&__fz_r[..], &mut __fz_lens);
+            }
         } else {
             quote!()
         };
+        let sets = if self.has_inouts(c) || c.result_array.is_some() {
+            self.output_sets(c)
+        } else {
+            Vec::new()
+        };
+        let (vn, jn) = (self.name(values), self.name(jac));
+        let saves = self.saves_of_call(s, c)?;
         Ok(quote!({
-            let mut #xs = __fz_st.take_buf();
-            #(#fill)*
-            let mut __fz_jac = ::std::vec::Vec::new();
-            #lens_decl
-            let __fz_ys: ::std::vec::Vec<f64> = #run;
+            let mut __fz_lane = 0usize;
+            #(#pre)*
+            let __fz_r = #call;
+            #lens
+            let mut __fz_ys: ::std::vec::Vec<f64> = ::std::vec::Vec::new();
+            let mut __fz_jac: ::std::vec::Vec<f64> = ::std::vec::Vec::new();
+            ::fazang::__private::lane_outputs(&__fz_r, &mut __fz_ys, &mut __fz_jac);
+            #(#outs)*
+            let _ = __fz_lane;
             #saves
             #(#sets)*
             #vn = __fz_ys;
             #jn = __fz_jac;
-            __fz_st.give_buf(#xs);
         }))
     }
 
