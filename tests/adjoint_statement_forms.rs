@@ -1,10 +1,11 @@
-//! Statement forms that used to send a body to the tape: an empty `else { }` or a `()`
-//! arm beside statements, `match` on a literal, `Vec::with_capacity(x.len())` filled with
-//! active values, element writes into a local data array (`w[i] /= 2.0`) between the
-//! reads of its old and new values, and `filter(|v| **v > 0.5)` over data. Each `_grad`
-//! must be adjoint code (naming the hidden `__name_adjoint` fails to compile otherwise)
-//! and agree with finite differences and the tape; `_hessian` with finite differences of
-//! `_grad`.
+//! Statement forms that used to send a body to the tape or fail to compile under it: an
+//! empty `else { }` or a `()` arm beside statements, `match` on a literal,
+//! `Vec::with_capacity(x.len())` filled with active values, element writes into a local
+//! data array (`w[i] /= 2.0`) between the reads of its old and new values,
+//! `filter(|v| **v > 0.5)` over data, and a helper's result of a type the macro cannot
+//! see used as a float (`h(k)?.max(x)`). Each `_grad` must be adjoint code (naming the
+//! hidden `__name_adjoint` fails to compile otherwise) and agree with finite differences
+//! and the tape; `_hessian` with finite differences of `_grad`.
 #![allow(clippy::needless_range_loop)]
 
 mod body_support;
@@ -310,4 +311,39 @@ fn filter_predicates_dereferencing_twice() {
         &fd_grad(|p| filtered_shift_grad(p[0], data).1[0], &[x]),
         1e-6,
     );
+}
+
+/// A weight from a plain helper of data.
+fn shrink(k: f64) -> Result<f64, String> {
+    if k > 10.0 {
+        Err(format!("shrink: {k} steps"))
+    } else {
+        Ok(1.0 / (1.0 + k))
+    }
+}
+
+/// The helper's result, of a type the macro cannot see, made a float by `.max(active)`
+/// (the fuzzer's seed 20261126: E0308, `max` called as a method of an unseen value on
+/// forward lanes).
+#[differentiate]
+fn floored(x: &[f64]) -> Result<f64, String> {
+    let mut s = 0.0;
+    for (k, v) in x.iter().enumerate() {
+        s += shrink(k as f64)?.max(v * v);
+    }
+    Ok(s)
+}
+
+#[test]
+fn unseen_values_used_as_floats() {
+    let _adjoint_code = __floored_adjoint;
+    let x = vec![0.3, -0.9, 0.5, 0.2];
+    let f = |x: &[f64]| floored(x).unwrap();
+    let (v, g) = floored_grad(&x).unwrap();
+    assert_eq!(v, f(&x));
+    assert_close(&g, &fd_grad(f, &x), 1e-7);
+    let (_, _, h) = floored_hessian(&x).unwrap();
+    for (i, row) in h.iter().enumerate() {
+        assert_close(row, &fd_grad(|x| floored_grad(x).unwrap().1[i], &x), 1e-6);
+    }
 }

@@ -192,7 +192,12 @@ impl<'a> Lower<'a> {
 
     /// A data value of `e`'s abstract value computed by `t`.
     pub fn data_val(&mut self, e: &MExpr, t: TokenStream, reads: Vec<V>) -> Val {
-        let kind = self.kind_of_abs(self.abs(e));
+        let kind = match self.kind_of_abs(self.abs(e)) {
+            // A value of a type the macro cannot see that its use makes a float
+            // (`h(k as f64)?.max(x)`).
+            Kind::Data(DataKind::Other) if self.hints.exprs.contains(&e.id) => Kind::F64,
+            k => k,
+        };
         // A place of a type the macro cannot see (`self.y`, `rows[i]`) is borrowed, not
         // moved out of.
         let t = match (&e.peel().kind, kind) {
