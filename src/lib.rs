@@ -234,6 +234,44 @@ pub use fazang_runtime::ndarray;
 #[doc(hidden)]
 pub use fazang_runtime::support as __private;
 
+pub mod body {
+    //! The names compiler messages about a `#[differentiate]` body may use: the bounds its
+    //! generated code puts on the body's scalar (`ActiveF64`, the `f64` of the function as
+    //! written, which is a tape variable or a dual number when a derivative runs) and the
+    //! conversions it makes of the body's values. Nothing here is called by hand; this
+    //! module says what each name means when rustc prints it.
+    //!
+    //! - [`BodyScalar`], [`ScalarOps`], [`RefOps`], [`RefScalarOps`]: what the scalar does,
+    //!   and what `f64` values do next to it (`2.0 * x`, `&a + &b`). An `i32` or `f32` where the
+    //!   function takes `f64` fails these: pass an `f64`.
+    //! - [`IntoScalar`], [`lit`], [`Promote`], [`promote`], [`Pass`], [`pass`],
+    //!   [`adapt_ref`], [`DataRef`], [`DataArg`]: data (plain `f64` values and arrays) meeting
+    //!   active values; a value of another type (an integer literal `0` where `0.0` is meant,
+    //!   `f32`, `Option<f64>`) fails them.
+    //! - [`ToF64`], [`to_f64`], [`ToIndex`], [`to_index`]: a value the function reads as an
+    //!   `f64` or uses as an index; the message says which type it found instead.
+    //! - [`FromVars`], [`from_vars`], [`taped_call_vec`]: a function the macro cannot see into,
+    //!   called with active values, gets them as tape variables: it must be generic over
+    //!   [`Real`] or carry `#[differentiate]` itself (a plain `fn(f64)` cannot take them).
+    //! - [`AsScalar`], [`real`]: the math methods of a body (`x.sin()`, `y.ln()`) take its
+    //!   scalar or `f64`; a vector or an `f32` fails them.
+    //! - [`ScaleOther`]: data scaling nalgebra matrices of the scalar.
+    //! - [`FwdRev`], [`Probe`]: the scalars of `_hessian_sparse` and the sparsity probe, which
+    //!   std's operator impls of `f64` list next to `Var` and `Dual`.
+    //! - [`Seed`]: an active parameter of a struct type must be a `#[deriv_rule]` struct.
+    //! - [`Outputs`]: a function with a Jacobian returns `Vec<f64>`, `[f64; M]` or a nesting
+    //!   of them (not a `Result` of them where a `?` is missing).
+
+    pub use fazang_runtime::support::real::AsScalar;
+    pub use fazang_runtime::support::{
+        adapt_ref, from_vars, lit, pass, promote, real, taped_call_vec, to_f64, to_index,
+        BodyScalar, DataArg, DataRef, FromVars, FwdRev, IntoScalar, Pass, Probe, Promote, RefOps,
+        RefScalarOps, ScalarOps, ScaleOther, ToF64, ToIndex,
+    };
+    pub use fazang_runtime::support::{Outputs, Seed};
+    pub use fazang_runtime::Real;
+}
+
 /// Everything a user needs: `use fazang::prelude::*;`.
 pub mod prelude {
     pub use fazang_macros::{deriv_rule, differentiate};

@@ -1,6 +1,6 @@
 //! Reading rustc's JSON diagnostics for names the user did not write: the macros' scalar
 //! type parameter (`S`), their hidden module and identifiers (`__private`, `__fz*`,
-//! `__FzT`), the traits generated code bounds on (`Seed`, `Pass`, ..), and the scalar
+//! `__FzT`), the traits generated code bounds on (`ZerosLike`, `Stacks`, ..), and the scalar
 //! types of the generated siblings (`Dual`, `Var`). Only the words of a diagnostic are
 //! read (message, labels, notes, suggestions), never the source lines it quotes.
 
@@ -8,64 +8,72 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 /// Items reachable only through `fazang::__private` (what generated code bounds on and
-/// calls): a message naming one speaks of code the user did not write.
+/// calls): a message naming one speaks of code the user did not write. (The bounds and
+/// conversions messages name are public in `fazang::body`, with what each means: in
+/// [`LIBRARY`].)
 const HIDDEN: &[&str] = &[
     "Accumulate",
     "AsF64",
     "AsOutputs",
-    "AsScalar",
     "ClearAdjoint",
-    "DataRef",
     "Direction",
     "Elementary",
     "Flatten",
-    "FromVars",
     "HessianMode",
     "HessianPass",
     "HessianSession",
     "Hvp",
-    "IntoScalar",
     "NoFusion",
-    "Outputs",
-    "Pass",
-    "Promote",
     "RangeInt",
     "RealInternals",
-    "RefOps",
-    "RefScalarOps",
     "RulePartials",
     "SaveArray",
-    "ScalarOps",
-    "Seed",
     "Stackable",
     "Stacks",
     "ToBool",
-    "ToF64",
-    "ToIndex",
     "ToLocal",
     "ZerosLike",
 ];
 
 /// Public names of the library a message may use although the user did not write them:
 /// the scalar type parameter of generated code (`ActiveF64`), the scalars of the generated
-/// siblings (`Var`, `Dual`, ..), public traits. Counted apart, not failed on.
+/// siblings (`Var`, `Dual`, ..), public traits, and what `fazang::body` documents for
+/// messages. Counted apart, not failed on.
 const LIBRARY: &[&str] = &[
     "ActiveF64",
     "Arg",
     "Args",
+    "AsScalar",
+    "BodyScalar",
     "Composite",
     "CompositeOf",
+    "DataArg",
+    "DataRef",
     "Dual",
     "Elements",
+    "FromVars",
     "Fwd",
+    "FwdRev",
     "Inputs",
+    "IntoScalar",
     "Jet",
     "JetDyn",
     "Mix",
+    "Outputs",
     "Param",
+    "Pass",
+    "Probe",
+    "Promote",
     "Real",
+    "RefOps",
+    "RefScalarOps",
+    "ScalarOps",
+    "ScaleOther",
+    "Seed",
     "Tangent",
     "Taylor",
+    "ToF64",
+    "ToIndex",
     "Var",
     "fazang_runtime",
 ];
@@ -199,14 +207,14 @@ mod tests {
             "message": "mismatched types",
             "spans": [{"label": "expected `f64`, found type parameter `S`", "is_primary": true}],
             "children": [
-                {"message": "the trait `fazang::__private::Seed` is not implemented for `Ar1`",
+                {"message": "the trait `fazang::__private::ZerosLike` is not implemented for `Ar1`",
                  "spans": []},
                 {"message": "`__fza_beta` does not live long enough", "spans": []},
                 {"message": "consider", "spans": [{"suggested_replacement": "S_: Float"}]}
             ]
         });
         let l = leaks(&m, &user());
-        assert_eq!(l.names, ["S", "S_", "Seed", "__fza_*", "__private"]);
+        assert_eq!(l.names, ["S", "S_", "ZerosLike", "__fza_*", "__private"]);
         assert!(l.library.is_empty());
         let m = serde_json::json!({
             "message": "expected `f64`, found type parameter `ActiveF64` (`Dual<f64, [f64; 1]>`)",

@@ -117,12 +117,12 @@ fn generic_item(
         }
     };
     // rustc names the scalar in messages about this code: the primal's name for it
-    // (`ActiveF64`) reads as the user's function, unless the function or the impl
-    // block around it already uses that name.
+    // (`ActiveF64`) reads as the user's function, unless the function already uses that
+    // name. (A method's impl block could declare it too, as the primal's scalar would
+    // then clash as well: only a user naming a type parameter `ActiveF64` would.)
     let user = format_ident!("{}", crate::util::SCALAR);
     let mentioned = mentions(quote::ToTokens::to_token_stream(f.block), &user)
-        || mentions(quote::ToTokens::to_token_stream(&f.sig), &user)
-        || m.place == Place::Method;
+        || mentions(quote::ToTokens::to_token_stream(&f.sig), &user);
     if mentioned {
         item
     } else {
