@@ -258,6 +258,8 @@ pub mod body {
     //! - [`ScaleOther`]: data scaling nalgebra matrices of the scalar.
     //! - [`FwdRev`], [`Probe`]: the scalars of `_hessian_sparse` and the sparsity probe, which
     //!   std's operator impls of `f64` list next to `Var` and `Dual`.
+    //! - [`LaneResult`], [`lane_re`], [`lane_eps`]: what a function the macro cannot see
+    //!   into returns when called with active values: a number (a `Result` needs `?`).
     //! - [`Seed`]: an active parameter of a struct type must be a `#[deriv_rule]` struct.
     //! - [`Outputs`]: a function with a Jacobian returns `Vec<f64>`, `[f64; M]` or a nesting
     //!   of them (not a `Result` of them where a `?` is missing).
@@ -268,7 +270,7 @@ pub mod body {
         BodyScalar, DataArg, DataRef, FromVars, FwdRev, IntoScalar, Pass, Probe, Promote, RefOps,
         RefScalarOps, ScalarOps, ScaleOther, ToF64, ToIndex,
     };
-    pub use fazang_runtime::support::{Outputs, Seed};
+    pub use fazang_runtime::support::{lane_eps, lane_re, LaneResult, Outputs, Seed};
     pub use fazang_runtime::Real;
 }
 

@@ -58,6 +58,7 @@ const LIBRARY: &[&str] = &[
     "IntoScalar",
     "Jet",
     "JetDyn",
+    "LaneResult",
     "Mix",
     "Outputs",
     "Param",

@@ -285,6 +285,9 @@ pub struct Call {
     /// come from one call on this many forward lanes (one per active input, in the
     /// Jacobian's column order), not from a recording swept once per output.
     pub jac_lanes: usize,
+    /// The call in the user's code: what rustc points at when an argument does not fit
+    /// the callee (a plain `fn(f64)` given active values).
+    pub span: proc_macro2::Span,
     /// With [`CallHow::Lanes`]: per output (the result, then each `&mut` float in order),
     /// per input (the active scalar arguments in order), the partial derivative, held in a
     /// data variable.

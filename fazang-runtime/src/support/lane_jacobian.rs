@@ -94,3 +94,59 @@ pub fn lane_outputs<const K: usize, R: LaneOutputs<K> + ?Sized>(
 pub fn row_lens_of<T>(rows: &[Vec<T>], lens: &mut Vec<usize>) {
     lens.extend(rows.iter().map(Vec::len));
 }
+
+/// The result of a call on forward lanes: its value and the partial derivative in lane
+/// `j`. A callee returning a plain `f64` (`fn h<S: Real>(x: S) -> f64 { x.val() }`) gives a
+/// constant: its value, and no derivative in any lane, as the tape sees it too.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number",
+    label = "a function called with active values returns a number here",
+    note = "a call returning a `Result` needs `?` (or `.unwrap()`) before its value is used"
+)]
+pub trait LaneResult<T> {
+    /// The value.
+    fn lane_re(&self) -> T;
+    /// The partial derivative in lane `j`.
+    fn lane_eps(&self, j: usize) -> T;
+}
+
+impl<T: Copy, const K: usize> LaneResult<T> for Dual<T, [T; K]> {
+    #[inline(always)]
+    fn lane_re(&self) -> T {
+        self.re
+    }
+    #[inline(always)]
+    fn lane_eps(&self, j: usize) -> T {
+        self.eps[j]
+    }
+}
+
+impl<T: crate::Real> LaneResult<T> for f64 {
+    #[inline(always)]
+    fn lane_re(&self) -> T {
+        T::from(*self)
+    }
+    #[inline(always)]
+    fn lane_eps(&self, _: usize) -> T {
+        T::from(0.0)
+    }
+}
+
+/// The value of a call's result on lanes (see [`LaneResult`]).
+///
+/// ```
+/// use fazang::__private::{lane, lane_eps, lane_re};
+/// let y = lane::<2>(3.0, 1) * 2.0;
+/// assert_eq!((lane_re::<f64, _>(&y), lane_eps::<f64, _>(&y, 1)), (6.0, 2.0));
+/// assert_eq!(lane_eps::<f64, _>(&4.0, 0), 0.0);
+/// ```
+#[inline(always)]
+pub fn lane_re<T, R: LaneResult<T>>(r: &R) -> T {
+    r.lane_re()
+}
+
+/// The partial derivative in lane `j` of a call's result on lanes (see [`LaneResult`]).
+#[inline(always)]
+pub fn lane_eps<T, R: LaneResult<T>>(r: &R, j: usize) -> T {
+    r.lane_eps(j)
+}

@@ -68,7 +68,9 @@ pub use crate::support::outputs::Outputs;
 pub use catalogue::{Elementary, ELEMENTARY, UNARY_DERIVATIVES};
 pub use convert::{adapt_ref, lit, pass, promote, AsF64, DataRef, Pass, Promote};
 pub use data_arg::{AsItIs, DataArg, DataRefArg, PassData, RefAsItIs};
-pub use lane_jacobian::{lane_outputs, lanes_of, row_lens_of, LaneOutputs};
+pub use lane_jacobian::{
+    lane_eps, lane_outputs, lane_re, lanes_of, row_lens_of, LaneOutputs, LaneResult,
+};
 pub use mixed::{
     LiftMatrix, LiftMatrixRef, LiftOther, LiftOtherRef, Mixed, MixedRef, ScaleMatrix, ScaleOther,
 };

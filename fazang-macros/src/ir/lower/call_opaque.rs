@@ -82,6 +82,7 @@ impl<'a> Lower<'a> {
             f => f,
         };
         let args = self.opaque_args(&callee, margs)?;
+        let e_span = e.span;
         let scalars = args
             .iter()
             .filter(|a| matches!(a, CallArg::Scalar(_) | CallArg::InOut(_)))
@@ -117,13 +118,13 @@ impl<'a> Lower<'a> {
                 callee.tokens,
                 args,
                 Some(Shape::Rows),
-                fallible,
-                convert,
+                (fallible, convert),
+                e_span,
             );
         }
         if how == CallHow::Tape && !inouts.is_empty() {
             let shape = inout_shape(&result, hinted, vector_result)?;
-            return self.taped_with_inouts(callee.tokens, args, shape, fallible, convert);
+            return self.taped_with_inouts(callee.tokens, args, shape, (fallible, convert), e_span);
         }
         let callee_reads = Vec::new();
         let callee = callee.tokens;
@@ -156,6 +157,7 @@ impl<'a> Lower<'a> {
             result_array: None,
             result_rows: false,
             jac_lanes,
+            span: e_span,
             partials,
             fallible,
             convert,
@@ -248,8 +250,8 @@ impl<'a> Lower<'a> {
         callee: TokenStream,
         args: Vec<CallArg>,
         shape: Option<Shape>,
-        fallible: Fallible,
-        convert: bool,
+        (fallible, convert): (Fallible, bool),
+        e_span: proc_macro2::Span,
     ) -> R<Val> {
         let values = self.new_var("ys", Kind::Array);
         let jac = self.new_var("jac", Kind::Array);
@@ -271,6 +273,7 @@ impl<'a> Lower<'a> {
             result_array,
             result_rows: rows,
             jac_lanes,
+            span: e_span,
             partials: Vec::new(),
             fallible,
             convert,

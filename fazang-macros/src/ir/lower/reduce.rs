@@ -89,6 +89,7 @@ impl<'a> Lower<'a> {
             result_array: None,
             result_rows: false,
             jac_lanes: 0,
+            span: proc_macro2::Span::call_site(),
             partials: Vec::new(),
             fallible: Fallible::No,
             convert: false,

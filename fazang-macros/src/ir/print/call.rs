@@ -73,13 +73,18 @@ impl Printer<'_> {
                 CallArg::Scalar(op) => {
                     let (t, x, l) = (self.tmp("l"), self.fop(op), self.lane_fn(k));
                     pre.push(quote!(let #t = #l(#x, #lane);));
-                    args.push(quote!(#t));
+                    // At the user's call: a plain `fn(f64)` refusing it is reported there.
+                    let mut at = t.clone();
+                    at.set_span(c.span);
+                    args.push(quote!(#at));
                     lane += 1;
                 }
                 CallArg::InOut(v) => {
                     let (t, x, l) = (self.tmp("l"), self.name(*v), self.lane_fn(k));
                     pre.push(quote!(let mut #t = #l(#x, #lane);));
-                    args.push(quote!(&mut #t));
+                    let mut at = t.clone();
+                    at.set_span(c.span);
+                    args.push(quote!(&mut #at));
                     inouts.push((*v, t));
                     lane += 1;
                 }
@@ -113,9 +118,19 @@ impl Printer<'_> {
         let mut after = Vec::new();
         let mut row = 0usize;
         if let Some(out) = c.out {
+            // Read through `LaneResult`: a callee returning a plain `f64` gives a constant
+            // (no rustc error of its own beside the one at its arguments).
             let n = self.name(out);
-            after.push(quote!(#n = #r.re;));
-            after.push(self.lanes_into(c, row, &r));
+            let mut rs = r.clone();
+            rs.set_span(c.span);
+            let re = quote::quote_spanned!(c.span=> ::fazang::__private::lane_re(&#rs));
+            after.push(quote!(#n = #re;));
+            let sets = c.partials[row].iter().enumerate().map(|(j, p)| {
+                let pn = self.name(*p);
+                let eps = quote::quote_spanned!(c.span=> ::fazang::__private::lane_eps(&#rs, #j));
+                quote!(#pn = #eps;)
+            });
+            after.extend(sets);
             row += 1;
         } else if let Some((values, jac)) = c.out_array {
             let (vn, jn) = (self.name(values), self.name(jac));
@@ -191,7 +206,7 @@ impl Printer<'_> {
                     // fazang's functions take slices; other callees the shape of their
                     // parameter (a slice, an array, a vector).
                     args.push(if c.convert {
-                        quote!(::fazang::__private::from_vars(&#vs[#o..#e]))
+                        quote::quote_spanned!(c.span=> ::fazang::__private::from_vars(&#vs[#o..#e]))
                     } else {
                         quote!(&#vs[#o..#e])
                     });
@@ -218,7 +233,7 @@ impl Printer<'_> {
                     quote!(::fazang::__private::taped_call_vec_result(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #callee(#(#args),*))?)
                 }
                 _ => {
-                    quote!(::fazang::__private::taped_call_vec(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #call))
+                    quote::quote_spanned!(c.span=> ::fazang::__private::taped_call_vec(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #call))
                 }
             };
             return Ok(quote!({
