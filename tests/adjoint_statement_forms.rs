@@ -3,8 +3,9 @@
 //! `Vec::with_capacity(x.len())` filled with active values, element writes into a local
 //! data array (`w[i] /= 2.0`) between the reads of its old and new values,
 //! `filter(|v| **v > 0.5)` over data, and a helper's result of a type the macro cannot
-//! see used as a float (`h(k)?.max(x)`). Each `_grad` must be adjoint code (naming the
-//! hidden `__name_adjoint` fails to compile otherwise) and agree with finite differences
+//! see used as a float (`h(k)?.max(x)`), and a generic helper returning a plain `f64`
+//! (a constant). Each `_grad` must be adjoint code (naming the hidden `__name_adjoint`
+//! fails to compile otherwise) and agree with finite differences (or the closed form)
 //! and the tape; `_hessian` with finite differences of `_grad`.
 #![allow(clippy::needless_range_loop)]
 
@@ -345,5 +346,40 @@ fn unseen_values_used_as_floats() {
     let (_, _, h) = floored_hessian(&x).unwrap();
     for (i, row) in h.iter().enumerate() {
         assert_close(row, &fd_grad(|x| floored_grad(x).unwrap().1[i], &x), 1e-6);
+    }
+}
+
+/// A generic helper returning a plain `f64`: its value is data to the caller.
+fn scale_of<S: Real>(x: S) -> f64 {
+    x.val().abs().max(1.0)
+}
+
+/// The helper's result only chooses a branch and divides (a constant, as on the tape):
+/// its call on forward lanes read `.re` of an `f64` (E0610).
+#[differentiate]
+fn rescaled(x: &[f64]) -> f64 {
+    let s = scale_of(x[0]);
+    if s > 2.0 {
+        x[1] * x[1] / s
+    } else {
+        x[1] * x[0] / s
+    }
+}
+
+#[test]
+fn helpers_returning_plain_floats_are_constants() {
+    let _adjoint_code = __rescaled_adjoint;
+    for x in [vec![0.5, 3.0], vec![-2.5, 1.5]] {
+        let (v, g) = rescaled_grad(&x);
+        assert_eq!(v, rescaled(&x));
+        let s = x[0].abs().max(1.0);
+        let want = if s > 2.0 {
+            [0.0, 2.0 * x[1] / s]
+        } else {
+            [x[1] / s, x[0] / s]
+        };
+        assert_close(&g, &want, 1e-12);
+        let (_, gt) = __rescaled_grad_tape(&x);
+        assert_close(&g, &gt, 1e-12);
     }
 }
