@@ -6,9 +6,10 @@
 //! otherwise) and agree with finite differences and the tape; `_hessian` with finite
 //! differences of `_grad`.
 //!
-//! Also: a taped call whose value is only tested (inactive) inside a loop with nothing
-//! to differentiate; its gradient was kept on the stack and popped by another call's
-//! reverse (the fuzzer's seed 7: a wrong gradient).
+//! Also: data rows read beside active values in `_hessian`'s code, and a taped call whose
+//! value is only tested (inactive) inside a loop with nothing to differentiate; its
+//! gradient was kept on the stack and popped by another call's reverse (the fuzzer's
+//! seed 7: a wrong gradient).
 
 mod body_support;
 use body_support::{assert_close, fd_grad};
@@ -180,4 +181,36 @@ fn inactive_taped_calls_in_loops_keep_no_gradient() {
         })
         .collect();
     assert_close(&g, &want, 1e-12);
+}
+
+/// Rows of data as long as an active vector, one iterated beside it (the fuzzer's seed 1
+/// after rows joined it: E0716 in `_hessian`'s code, which borrowed a row of a copy of
+/// the rows' values that ended with its statement).
+#[differentiate(wrt(x))]
+fn weighted_by_row(x: &[f64], w: &[f64]) -> f64 {
+    let rows: Vec<Vec<f64>> = (0..3).map(|i| x.iter().map(|_| w[i]).collect()).collect();
+    let mut s = 0.0;
+    for (a, b) in rows[2].iter().zip(x.iter()) {
+        s += a * b.sin();
+    }
+    s
+}
+
+#[test]
+fn data_rows_read_beside_active_values() {
+    let _adjoint_code = __weighted_by_row_adjoint;
+    let (x, w) = (vec![0.3, -0.7, 1.1], vec![0.5, 2.0, -1.5]);
+    let f = |x: &[f64]| weighted_by_row(x, &w);
+    let (v, g) = weighted_by_row_grad(&x, &w);
+    assert_eq!(v, f(&x));
+    let want: Vec<f64> = x.iter().map(|b| w[2] * b.cos()).collect();
+    assert_close(&g, &want, 1e-12);
+    let (_, _, h) = weighted_by_row_hessian(&x, &w);
+    for (i, row) in h.iter().enumerate() {
+        assert_close(
+            row,
+            &fd_grad(|x| weighted_by_row_grad(x, &w).1[i], &x),
+            1e-6,
+        );
+    }
 }

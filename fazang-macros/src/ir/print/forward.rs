@@ -142,6 +142,14 @@ impl Printer<'_> {
             return Ok(e.clone());
         }
         let sh = self.shadow_reads(reads);
+        let shadowed_array = reads.iter().any(|v| {
+            self.scalar_root(*v) && matches!(self.f.vars[*v].kind, Kind::Array | Kind::ParamSeq)
+        });
+        if shadowed_array && self.f.vars[dst].kind == Kind::Data(DataKind::Other) {
+            // A value of an unseen type made from an array's values may borrow them
+            // (`&rows[2]`, `w.iter()`): the values are a copy that ends with the statement.
+            return Err("a borrow of an array's values in code over dual numbers".into());
+        }
         if !sh.is_empty() && assigns(e) {
             // A write to an active value through a data expression would land on the
             // shadowing copy.
