@@ -101,7 +101,7 @@ impl Lower<'_> {
                 Some(v) => {
                     let (t, r) = self.val_tokens(v)?;
                     reads.extend(r);
-                    t
+                    at_user_token(t, ident.span())
                 }
                 None => quote!(#ident),
             },
@@ -498,6 +498,19 @@ impl Lower<'_> {
             },
             _ => false,
         }
+    }
+}
+
+/// A variable standing for the user's local, spanned as the user's token (so rustc's
+/// messages about it point there); other tokens as they are.
+fn at_user_token(t: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    let mut it = t.clone().into_iter();
+    match (it.next(), it.next()) {
+        (Some(proc_macro2::TokenTree::Ident(mut i)), None) => {
+            i.set_span(span);
+            quote::quote!(#i)
+        }
+        _ => t,
     }
 }
 

@@ -221,18 +221,20 @@ impl<'a> Lower<'a> {
             reads.extend(r);
             Ok(t)
         };
+        // Spanned as the user's expression: rustc points there, not at the attribute.
+        let sp = e.span;
         let t = match &e.kind {
             MKind::Binary(op, l, r) => {
                 let (l, r) = (child(self, l)?, child(self, r)?);
-                quote!((#l #op #r))
+                quote::quote_spanned!(sp=> (#l #op #r))
             }
             MKind::Unary(op, x) => {
                 let x = child(self, x)?;
-                quote!((#op #x))
+                quote::quote_spanned!(sp=> (#op #x))
             }
             MKind::Cast(x, ty) => {
                 let x = child(self, x)?;
-                quote!((#x as #ty))
+                quote::quote_spanned!(sp=> (#x as #ty))
             }
             MKind::Paren(x) => child(self, x)?,
             MKind::MethodCall(m) => {
