@@ -241,9 +241,10 @@ pub mod body {
     //! conversions it makes of the body's values. Nothing here is called by hand; this
     //! module says what each name means when rustc prints it.
     //!
-    //! - [`BodyScalar`], [`ScalarOps`], [`RefOps`], [`RefScalarOps`]: what the scalar does,
-    //!   and what `f64` values do next to it (`2.0 * x`, `&a + &b`). An `i32` or `f32` where the
-    //!   function takes `f64` fails these: pass an `f64`.
+    //! - [`BodyScalar`] (with num-traits' [`Float`]), [`ScalarOps`], [`RefOps`],
+    //!   [`RefScalarOps`]: what the scalar does, and what `f64` values do next to it
+    //!   (`2.0 * x`, `&a + &b`). An `i32` or `f32` where the function takes `f64` fails
+    //!   these: pass an `f64`.
     //! - [`IntoScalar`], [`lit`], [`Promote`], [`promote`], [`Pass`], [`pass`],
     //!   [`adapt_ref`], [`DataRef`], [`DataArg`]: data (plain `f64` values and arrays) meeting
     //!   active values; a value of another type (an integer literal `0` where `0.0` is meant,
@@ -270,7 +271,7 @@ pub mod body {
         BodyScalar, DataArg, DataRef, FromVars, FwdRev, IntoScalar, Pass, Probe, Promote, RefOps,
         RefScalarOps, ScalarOps, ScaleOther, ToF64, ToIndex,
     };
-    pub use fazang_runtime::support::{lane_eps, lane_re, LaneResult, Outputs, Seed};
+    pub use fazang_runtime::support::{lane_eps, lane_re, Float, LaneResult, Outputs, Seed};
     pub use fazang_runtime::Real;
 }
 

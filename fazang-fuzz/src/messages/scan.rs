@@ -51,6 +51,7 @@ const LIBRARY: &[&str] = &[
     "DataRef",
     "Dual",
     "Elements",
+    "Float",
     "FromVars",
     "Fwd",
     "FwdRev",
