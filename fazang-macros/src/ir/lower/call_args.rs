@@ -86,7 +86,11 @@ impl<'a> Lower<'a> {
         });
         // A float parameter given data the macro could not type (maybe borrowed).
         let t = match sh {
-            DataArg::Float => quote!(::fazang::__private::to_f64(#i)),
+            DataArg::Float => {
+                let mut i = i.clone();
+                i.set_span(a.span);
+                quote::quote_spanned!(a.span=> ::fazang::__private::to_f64(#i))
+            }
             _ => quote!(#i),
         };
         CallArg::Data(toks(t), vec![d], sh)

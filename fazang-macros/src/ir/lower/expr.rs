@@ -205,6 +205,8 @@ impl<'a> Lower<'a> {
             _ => t,
         };
         let v = self.data_with("d", kind, t, reads, data::model_pure(e));
+        // rustc's messages about the value point at the user's expression.
+        self.vars[v].ident.set_span(e.span);
         match kind {
             Kind::F64 => Val::F(Op::Var(v)),
             _ => Val::D(v),

@@ -121,11 +121,12 @@ impl<'a> Lower<'a> {
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 // An index of a type the macro cannot see: an integer variable of its own
                 // (the reverse sweep may read it).
-                let i = self.ident(d).clone();
+                let mut i = self.ident(d).clone();
+                i.set_span(e.span);
                 Ok(Op::Var(self.data(
                     "i",
                     Kind::Data(DataKind::Int),
-                    quote!(::fazang::__private::to_index(#i)),
+                    quote::quote_spanned!(e.span=> ::fazang::__private::to_index(#i)),
                     vec![d],
                 )))
             }
