@@ -1,10 +1,9 @@
 //! Rows of active values (`Vec<Vec<f64>>`) made in a body, as users build matrices:
-//! nested `collect`, rows pushed in a loop, a copy of data rows, the factor a matrix
-//! transform returns (`cholesky_corr_constrain(.., &mut lp)`), products (`matmul`) and
-//! densities taking rows (`lkj_corr_cholesky_lpdf`, `multi_normal_cholesky_lpdf`). Each
-//! `_grad` must be adjoint code (naming the hidden `__name_adjoint` fails to compile
-//! otherwise) and agree with finite differences and the tape; `_hessian` with finite
-//! differences of `_grad`.
+//! nested `collect`, rows pushed in a loop, products (`matmul`); the factor a matrix
+//! transform returns (`cholesky_corr_constrain(.., &mut lp)`) and densities taking rows
+//! are in the LKJ model of `tests/bayes_macro.rs`. Each `_grad` must be adjoint code
+//! (naming the hidden `__name_adjoint` fails to compile otherwise) and agree with finite
+//! differences and the tape; `_hessian` with finite differences of `_grad`.
 //!
 //! Also: data rows read beside active values in `_hessian`'s code, and a taped call whose
 //! value is only tested (inactive) inside a loop with nothing to differentiate; its
@@ -70,24 +69,6 @@ fn gram(x: &[f64]) -> f64 {
     p.iter().map(|r| r.iter().sum::<f64>()).sum::<f64>() + p[1][0].exp()
 }
 
-/// The LKJ-prior hierarchical model of the Stan manual (3 x 3 correlation): the factor of
-/// a correlation matrix scaled by per-dimension scales, rows passed to the densities.
-#[differentiate(wrt(p))]
-fn lkj_model(p: &[f64], y: &[Vec<f64>]) -> Result<f64, DomainError> {
-    let mut lp = 0.0;
-    let l_corr = cholesky_corr_constrain(&p[0..3], 3, &mut lp);
-    let tau: Vec<f64> = p[3..6]
-        .iter()
-        .map(|&t| lb_constrain(t, 0.0, &mut lp))
-        .collect();
-    let l: Vec<Vec<f64>> = (0..3)
-        .map(|i| l_corr[i].iter().map(|&v| tau[i] * v).collect())
-        .collect();
-    lp += lkj_corr_cholesky_lpdf(&l_corr, 2.0)? + cauchy_lpdf(&tau, 0.0, 2.5)?;
-    lp += multi_normal_cholesky_lpdf(y, &p[6..9], &l)?;
-    Ok(lp)
-}
-
 #[test]
 fn rows_collected_pushed_and_multiplied() {
     check!(
@@ -114,31 +95,6 @@ fn rows_collected_pushed_and_multiplied() {
         gram_hessian,
         vec![0.3, -0.7, 0.5]
     );
-}
-
-#[test]
-fn lkj_hierarchical_model_is_adjoint_code() {
-    let _adjoint_code = __lkj_model_adjoint;
-    let y = vec![
-        vec![0.1, 0.5, -0.2],
-        vec![1.0, 0.3, 0.2],
-        vec![-0.4, 0.1, 0.9],
-    ];
-    for p in [
-        [0.1, -0.2, 0.3, 0.0, 0.1, -0.1, 0.2, 0.0, 0.1],
-        [1.5, -2.0, 0.7, -1.0, 2.0, 0.5, -0.3, 0.4, 1.2],
-    ] {
-        let f = |p: &[f64]| lkj_model(p, &y).unwrap();
-        let (v, g) = lkj_model_grad(&p, &y).unwrap();
-        assert_eq!(v, f(&p));
-        assert_close(&g, &fd_grad(f, &p), 1e-7);
-        let (vt, gt) = __lkj_model_grad_tape(&p, &y).unwrap();
-        assert_eq!(v, vt);
-        assert_close(&g, &gt, 1e-12);
-    }
-    // A domain error comes back from the adjoint code.
-    let bad = vec![vec![0.1, 0.5]];
-    assert!(lkj_model_grad(&[0.0; 9], &bad).is_err());
 }
 
 /// A penalty computed by a differentiated helper (one taped call: it takes an active

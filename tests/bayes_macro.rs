@@ -89,9 +89,19 @@ fn lkj_hierarchical_model_every_derivative() {
     ];
     let p = [0.1, -0.2, 0.3, 0.0, 0.1, -0.1, 0.2, 0.0, 0.1];
     let f = |p: &[f64]| lkj_model(p, &y).unwrap();
-    let (v, g) = lkj_model_grad(&p, &y).unwrap();
-    assert_eq!(v, f(&p));
-    assert_all_close(&g, &fd_gradient(f, &p), 1e-8, "_grad");
+    // The gradient is adjoint code (naming the hidden `__lkj_model_adjoint` fails to
+    // compile otherwise): rows in the core form, the factor's Jacobian on forward lanes.
+    let _adjoint_code = __lkj_model_adjoint;
+    for q in [p, [1.5, -2.0, 0.7, -1.0, 2.0, 0.5, -0.3, 0.4, 1.2]] {
+        let (v, g) = lkj_model_grad(&q, &y).unwrap();
+        assert_eq!(v, f(&q));
+        assert_all_close(&g, &fd_gradient(f, &q), 1e-8, "_grad");
+        let (vt, gt) = __lkj_model_grad_tape(&q, &y).unwrap();
+        assert_eq!(v, vt);
+        assert_all_close(&g, &gt, 1e-12, "_grad against the tape");
+    }
+    // A domain error comes back from the adjoint code.
+    assert!(lkj_model_grad(&p, &[vec![0.1, 0.5]]).is_err());
     let (_, _, h) = lkj_model_hessian(&p, &y).unwrap();
     for (i, hi) in h.iter().enumerate() {
         let row = fd_gradient(|p| lkj_model_grad(p, &y).unwrap().1[i], &p);

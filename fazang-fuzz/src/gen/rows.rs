@@ -4,6 +4,7 @@
 //! as sequences of their own (`m[1][j]`, `m[0].iter()`, `&m[2]`).
 
 use super::ctx::Ctx;
+use super::expr::E;
 use super::interval::Iv;
 use super::scope::{Ty, Var};
 
@@ -17,25 +18,34 @@ impl Ctx<'_> {
         }
     }
 
-    /// `let m: Vec<Vec<f64>> = (0..k).map(|i| s.iter().map(|v| ..).collect()).collect();`
-    fn rows_collect(&mut self) -> bool {
-        let Some(s) = self.pick_var(true, |v| v.ty.is_seq() && !v.hidden) else {
-            return false;
-        };
+    /// A sequence to make `k` rows from (2 or 3), if one fits here.
+    fn rows_source(&mut self) -> Option<(Var, usize)> {
+        let s = self.pick_var(true, |v| v.ty.is_seq() && !v.hidden)?;
         let k = self.rng.usize(2..4);
-        if self.trips * (k * s.len.1) as u64 > 400 {
-            return false;
-        }
-        self.tag("rows-collect");
-        let (name, i) = (self.fresh("m"), self.fresh("i"));
+        (self.trips * (k * s.len.1) as u64 <= 400).then_some((s, k))
+    }
+
+    /// The closure `|v| ..` mapping the elements of `s` to row `i` (of `k`).
+    fn row_map(&mut self, s: &Var, i: &str, k: usize) -> (Var, E) {
         self.in_closure += 1;
-        let v = self.elem_param(&s, false);
+        let v = self.elem_param(s, false);
         let body = self.scoped(|cx| {
             cx.scopes
-                .add(Var::new(i.clone(), Ty::Usize, Iv::new(0.0, k as f64 - 1.0)));
+                .add(Var::new(i, Ty::Usize, Iv::new(0.0, k as f64 - 1.0)));
             cx.lambda(vec![v.clone()], &v)
         });
         self.in_closure -= 1;
+        (v, body)
+    }
+
+    /// `let m: Vec<Vec<f64>> = (0..k).map(|i| s.iter().map(|v| ..).collect()).collect();`
+    fn rows_collect(&mut self) -> bool {
+        let Some((s, k)) = self.rows_source() else {
+            return false;
+        };
+        self.tag("rows-collect");
+        let (name, i) = (self.fresh("m"), self.fresh("i"));
+        let (v, body) = self.row_map(&s, &i, k);
         self.line(&format!(
             "let {name}: Vec<Vec<f64>> = (0..{k}).map(|{i}| {}.iter().map(|{}| {}).collect()).collect();",
             s.name, v.name, body.code
@@ -47,25 +57,14 @@ impl Ctx<'_> {
 
     /// `let mut m = Vec::new(); for i in 0..k { let r: Vec<f64> = ..collect(); m.push(r); }`
     fn rows_push(&mut self) -> bool {
-        let Some(s) = self.pick_var(true, |v| v.ty.is_seq() && !v.hidden) else {
+        let Some((s, k)) = self.rows_source() else {
             return false;
         };
-        let k = self.rng.usize(2..4);
-        if self.trips * (k * s.len.1) as u64 > 400 {
-            return false;
-        }
         self.tag("rows-push");
         let (name, i, r) = (self.fresh("m"), self.fresh("i"), self.fresh("r"));
         self.line(&format!("let mut {name} = Vec::new();"));
         self.open(&format!("for {i} in 0..{k} {{"));
-        self.in_closure += 1;
-        let v = self.elem_param(&s, false);
-        let body = self.scoped(|cx| {
-            cx.scopes
-                .add(Var::new(i.clone(), Ty::Usize, Iv::new(0.0, k as f64 - 1.0)));
-            cx.lambda(vec![v.clone()], &v)
-        });
-        self.in_closure -= 1;
+        let (v, body) = self.row_map(&s, &i, k);
         self.line(&format!(
             "let {r}: Vec<f64> = {}.iter().map(|{}| {}).collect();",
             s.name, v.name, body.code

@@ -154,7 +154,7 @@ impl<'a> Walk<'a> {
 
     /// What a function with active arguments writes through `&mut` arguments may be
     /// active.
-    fn flow_mut_args(&mut self, args: &'a [Expr], act: bool) {
+    pub(super) fn flow_mut_args(&mut self, args: &'a [Expr], act: bool) {
         if !act {
             return;
         }

@@ -210,17 +210,7 @@ impl<'a> Walk<'a> {
                 let act = r.active()
                     || vs.iter().any(Abs::active)
                     || args.iter().any(|a| self.result_of(a).active());
-                if act {
-                    for a in args {
-                        if let Kind::Reference {
-                            mutable: true,
-                            expr,
-                        } = &a.peel().kind
-                        {
-                            self.flow_place(expr, &Abs::Unknown(true));
-                        }
-                    }
-                }
+                self.flow_mut_args(args, act);
                 Abs::Unknown(act)
             }
         }
