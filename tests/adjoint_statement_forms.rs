@@ -2,11 +2,12 @@
 //! empty `else { }` or a `()` arm beside statements, `match` on a literal,
 //! `Vec::with_capacity(x.len())` filled with active values, element writes into a local
 //! data array (`w[i] /= 2.0`) between the reads of its old and new values,
-//! `filter(|v| **v > 0.5)` over data, and a helper's result of a type the macro cannot
-//! see used as a float (`h(k)?.max(x)`), and a generic helper returning a plain `f64`
-//! (a constant). Each `_grad` must be adjoint code (naming the hidden `__name_adjoint`
-//! fails to compile otherwise) and agree with finite differences (or the closed form)
-//! and the tape; `_hessian` with finite differences of `_grad`.
+//! `filter(|v| **v > 0.5)` over data, a helper's result of a type the macro cannot see
+//! used as a float (`h(k)?.max(x)`), a generic helper returning a plain `f64` (a
+//! constant), and a call for its effect alone (`warn(d, "..");`). Each `_grad` must be
+//! adjoint code (naming the hidden `__name_adjoint` fails to compile otherwise) and agree
+//! with finite differences (or the closed form) and the tape; `_hessian` with finite
+//! differences of `_grad`.
 #![allow(clippy::needless_range_loop)]
 
 mod body_support;
@@ -381,5 +382,50 @@ fn helpers_returning_plain_floats_are_constants() {
         assert_close(&g, &want, 1e-12);
         let (_, gt) = __rescaled_grad_tape(&x);
         assert_close(&g, &gt, 1e-12);
+    }
+}
+
+/// A generic helper called for what it does (a warning), its value dropped.
+fn warn_if_large<S: Real>(x: S, what: &str) {
+    if x.val().abs() > 1e6 {
+        eprintln!("{what} is large: {}", x.val());
+    }
+}
+
+/// Its call was refused ("a call returning something other than a float"): the body took
+/// the tape.
+#[differentiate]
+fn chain_energy(q: &[f64]) -> f64 {
+    let mut e = 0.0;
+    for w in q.windows(2) {
+        let d = w[1] - w[0];
+        warn_if_large(d, "a bond");
+        e += 0.5 * d * d;
+    }
+    e
+}
+
+#[test]
+fn calls_for_their_effect_alone() {
+    let _adjoint_code = __chain_energy_adjoint;
+    let q = vec![0.1, 0.5, 0.3, -0.2];
+    let (v, g) = chain_energy_grad(&q);
+    assert_eq!(v, chain_energy(&q));
+    // e = ½ Σ (q[i+1] − q[i])²: ∂e/∂q[i] = (q[i] − q[i−1]) − (q[i+1] − q[i]).
+    let want: Vec<f64> = (0..q.len())
+        .map(|i| {
+            let left = if i > 0 { q[i] - q[i - 1] } else { 0.0 };
+            let right = if i + 1 < q.len() {
+                q[i + 1] - q[i]
+            } else {
+                0.0
+            };
+            left - right
+        })
+        .collect();
+    assert_close(&g, &want, 1e-12);
+    let (_, _, h) = chain_energy_hessian(&q);
+    for (i, row) in h.iter().enumerate() {
+        assert_close(row, &fd_grad(|x| chain_energy_grad(x).1[i], &q), 1e-6);
     }
 }

@@ -129,7 +129,12 @@ impl<'a> Lower<'a> {
         let callee_reads = Vec::new();
         let callee = callee.tokens;
         let (out, data_out, out_array) =
-            self.opaque_outputs(&result, hinted, seq_hinted, inouts.is_empty())?;
+            if self.discarded.contains(&e.id) && matches!(result, Abs::Unknown(_)) {
+                // Its value is dropped: called for what it does (`log(x);`), no output.
+                (None, None, None)
+            } else {
+                self.opaque_outputs(&result, hinted, seq_hinted, inouts.is_empty())?
+            };
         if how == CallHow::Tape && out.is_none() && out_array.is_none() {
             return no("a call with active arrays that returns no float");
         }

@@ -140,6 +140,8 @@ pub struct Lower<'a> {
     pub result_positions: std::collections::HashSet<crate::model::ExprId>,
     /// Lengths of windows with constant bounds (`&p[0..3]`), by their length variable.
     pub const_len: std::collections::HashMap<V, usize>,
+    /// Calls whose value an expression statement discards (`log(x);`, `check(x)?;`).
+    pub discarded: std::collections::HashSet<crate::model::ExprId>,
 }
 
 /// Lower a function with its body model and activity.
@@ -173,6 +175,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
             Default::default()
         },
         const_len: Default::default(),
+        discarded: Default::default(),
     };
     lw.ret = lw.new_var("ret", Kind::F64);
     if matches!(m.ret, Some(crate::types::ResultKind::Vector)) {

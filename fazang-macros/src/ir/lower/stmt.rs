@@ -126,6 +126,14 @@ impl<'a> Lower<'a> {
                     Val::Unit
                 }
                 MStmt::Expr(e, semi) => {
+                    if *semi || !last {
+                        // A call whose value is dropped: nothing flows back through it.
+                        let call = match &e.peel().kind {
+                            MKind::Try(x) => x.peel(),
+                            _ => e.peel(),
+                        };
+                        self.discarded.insert(call.id);
+                    }
                     let v = self.expr_stmt(e)?;
                     if last && !*semi {
                         return Ok(v);
