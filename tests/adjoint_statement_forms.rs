@@ -14,23 +14,7 @@ mod body_support;
 use body_support::{assert_close, fd_grad};
 use fazang::prelude::*;
 
-macro_rules! check {
-    ($f:ident, $grad:ident, $tape:ident, $adj:ident, $hess:ident, $x:expr) => {{
-        let _adjoint_code = $adj;
-        let x: Vec<f64> = $x;
-        let (v, g) = $grad(&x);
-        assert_eq!(v, $f(&x), "value");
-        assert_close(&g, &fd_grad(|x| $f(x), &x), 1e-7);
-        let (vt, gt) = $tape(&x);
-        assert_eq!(v, vt);
-        assert_close(&g, &gt, 1e-12);
-        let (_, hg, h) = $hess(&x);
-        assert_close(&hg, &g, 1e-12);
-        for (i, row) in h.iter().enumerate() {
-            assert_close(row, &fd_grad(|x| $grad(x).1[i], &x), 1e-6);
-        }
-    }};
-}
+use body_support::check_grad_hessian as check;
 
 /// A damped update applied only when the state is above a threshold (the empty `else` is
 /// the construct under test).

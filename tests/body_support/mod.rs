@@ -36,3 +36,29 @@ pub fn assert_close(a: &[f64], b: &[f64], tol: f64) {
         );
     }
 }
+
+/// Checks a `#[differentiate]` function of one slice: it has adjoint code (naming the
+/// hidden `__name_adjoint` fails to compile otherwise), its value is the primal's, its
+/// gradient agrees with finite differences and the tape twin, and its Hessian with
+/// finite differences of the gradient.
+#[allow(unused_macros)]
+macro_rules! check_grad_hessian {
+    ($f:ident, $grad:ident, $tape:ident, $adj:ident, $hess:ident, $x:expr) => {{
+        use $crate::body_support::{assert_close, fd_grad};
+        let _adjoint_code = $adj;
+        let x: Vec<f64> = $x;
+        let (v, g) = $grad(&x);
+        assert_eq!(v, $f(&x), "value");
+        assert_close(&g, &fd_grad(|x| $f(x), &x), 1e-7);
+        let (vt, gt) = $tape(&x);
+        assert_eq!(v, vt);
+        assert_close(&g, &gt, 1e-12);
+        let (_, hg, h) = $hess(&x);
+        assert_close(&hg, &g, 1e-12);
+        for (i, row) in h.iter().enumerate() {
+            assert_close(row, &fd_grad(|x| $grad(x).1[i], &x), 1e-6);
+        }
+    }};
+}
+#[allow(unused_imports)]
+pub(crate) use check_grad_hessian;
