@@ -413,3 +413,51 @@ fn calls_for_their_effect_alone() {
         assert_close(row, &fd_grad(|x| chain_energy_grad(x).1[i], &q), 1e-6);
     }
 }
+
+/// Mean plus two standard deviations of samples kept in a `static` table: the parameter
+/// is borrowed for `'static`, and read in loops (the fast path for callers on the tape
+/// would lend it a temporary copy: it is left out for such parameters).
+#[differentiate]
+fn upper_band(samples: &'static [f64]) -> f64 {
+    let n = samples.len() as f64;
+    let mut s = 0.0;
+    for v in samples {
+        s += v;
+    }
+    let mean = s / n;
+    let mut acc = 0.0;
+    let mut push = |d: f64| acc += d * d;
+    for v in samples {
+        push(v - mean);
+    }
+    mean + 2.0 * (acc / (n - 1.0)).sqrt()
+}
+
+static SAMPLES: [f64; 4] = [1.0, 2.0, 4.0, 3.5];
+
+#[test]
+fn static_slices_read_in_loops() {
+    let _adjoint_code = __upper_band_adjoint;
+    let (v, g) = upper_band_grad(&SAMPLES);
+    assert_eq!(v, upper_band(&SAMPLES));
+    // Closed form: d/dx_i = 1/n + 2 (x_i - mean) / ((n - 1) sd).
+    let mean = SAMPLES.iter().sum::<f64>() / 4.0;
+    let sd = (SAMPLES.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+    let want: Vec<f64> = SAMPLES
+        .iter()
+        .map(|x| 0.25 + 2.0 * (x - mean) / (3.0 * sd))
+        .collect();
+    assert_close(&g, &want, 1e-12);
+    let (_, hg, h) = upper_band_hessian(&SAMPLES);
+    assert_close(&hg, &g, 1e-12);
+    for (i, row) in h.iter().enumerate() {
+        let fd = fd_grad(
+            |x| {
+                let x: &'static [f64] = Box::leak(x.to_vec().into_boxed_slice());
+                upper_band_grad(x).1[i]
+            },
+            &SAMPLES,
+        );
+        assert_close(row, &fd, 1e-6);
+    }
+}

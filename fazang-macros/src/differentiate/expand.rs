@@ -150,7 +150,12 @@ fn fused(m: &Model, a: &Analysed, s: &Ident) -> Option<TokenStream> {
         },
         _ => false,
     };
-    if !m.active().all(flat) {
+    // `beta: &'static [f64]`: `name_grad` cannot borrow the values copied for it.
+    let borrowed_for_static = |p: &super::ast::Param| {
+        let ty = p.ty;
+        quote!(#ty).to_string().contains("'static")
+    };
+    if !m.active().all(flat) || m.active().any(borrowed_for_static) {
         return None;
     }
     let gname = m

@@ -100,13 +100,14 @@ fn function(
         Some(Ok(a)) => a.hidden.clone(),
         _ => Vec::new(),
     };
-    quote::quote! {
+    let all = quote::quote! {
         #primal
         #derived
         #higher
         #sparse
         #(#hidden)*
-    }
+    };
+    crate::util::resolve_in_body(all, m.func.block.brace_token.span.join())
 }
 
 /// Whether a function given alone to the attribute is an associated function of an impl

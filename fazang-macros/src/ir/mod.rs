@@ -61,6 +61,10 @@ pub struct Var {
     /// Its name in generated code.
     pub ident: Ident,
     pub kind: Kind,
+    /// The user's expression whose value it first holds (the call site for variables the
+    /// lowering makes up): statements defining it are printed at this span, so that an
+    /// error rustc finds in generated code points at the user's token.
+    pub span: proc_macro2::Span,
 }
 
 /// What a variable holds.

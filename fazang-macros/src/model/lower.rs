@@ -79,7 +79,13 @@ impl Lower {
 
     fn block(&mut self, b: &syn::Block) -> Block {
         self.scoped(|cx| Block {
-            stmts: b.stmts.iter().map(|s| cx.stmt(s)).collect(),
+            // An empty statement (`let x = 0.0; ;`) does nothing.
+            stmts: b
+                .stmts
+                .iter()
+                .filter(|s| !matches!(s, syn::Stmt::Expr(syn::Expr::Verbatim(t), Some(_)) if t.is_empty()))
+                .map(|s| cx.stmt(s))
+                .collect(),
             span: b.brace_token.span.join(),
         })
     }

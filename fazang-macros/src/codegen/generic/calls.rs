@@ -265,7 +265,7 @@ impl Gen<'_> {
             _ => 1,
         };
         let ps: Vec<_> = (0..arity as usize)
-            .map(|i| format_ident!("__fz_{}", i))
+            .map(|i| format_ident!("__fz_{}", i, span = a.span))
             .collect();
         quote_spanned!(a.span=> |#(#ps),*| ::fazang::Real::#name(#(#ps),*))
     }

@@ -87,9 +87,7 @@ impl<'a> Lower<'a> {
         // A float parameter given data the macro could not type (maybe borrowed).
         let t = match sh {
             DataArg::Float => {
-                let mut i = i.clone();
-                i.set_span(a.span);
-                quote::quote_spanned!(a.span=> ::fazang::__private::to_f64(#i))
+                crate::util::located_at(quote!(::fazang::__private::to_f64(#i)), a.span)
             }
             _ => quote!(#i),
         };

@@ -506,8 +506,8 @@ impl Lower<'_> {
 fn at_user_token(t: TokenStream, span: proc_macro2::Span) -> TokenStream {
     let mut it = t.clone().into_iter();
     match (it.next(), it.next()) {
-        (Some(proc_macro2::TokenTree::Ident(mut i)), None) => {
-            i.set_span(span);
+        (Some(proc_macro2::TokenTree::Ident(i)), None) => {
+            let i = crate::util::ident_at(&i, span);
             quote::quote!(#i)
         }
         _ => t,

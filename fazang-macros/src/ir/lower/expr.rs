@@ -44,6 +44,13 @@ impl<'a> Lower<'a> {
     /// active must come out as floats: were it data, its derivative would be lost
     /// silently; the function takes the tape instead.
     pub fn expr(&mut self, e: &'a MExpr) -> R<Val> {
+        let outer = std::mem::replace(&mut self.span, e.span);
+        let v = self.expr_at(e);
+        self.span = outer;
+        v
+    }
+
+    fn expr_at(&mut self, e: &'a MExpr) -> R<Val> {
         if let MKind::Local(id, ident) = &e.peel().kind {
             return match &self.env[*id] {
                 Some(v) => Ok(v.clone()),
@@ -206,7 +213,7 @@ impl<'a> Lower<'a> {
         };
         let v = self.data_with("d", kind, t, reads, data::model_pure(e));
         // rustc's messages about the value point at the user's expression.
-        self.vars[v].ident.set_span(e.span);
+        self.vars[v].ident = crate::util::ident_at(&self.vars[v].ident, e.span);
         match kind {
             Kind::F64 => Val::F(Op::Var(v)),
             _ => Val::D(v),

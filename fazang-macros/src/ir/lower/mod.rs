@@ -140,6 +140,8 @@ pub struct Lower<'a> {
     pub result_positions: std::collections::HashSet<crate::model::ExprId>,
     /// Lengths of windows with constant bounds (`&p[0..3]`), by their length variable.
     pub const_len: std::collections::HashMap<V, usize>,
+    /// The user's expression being lowered: new variables take its span.
+    pub span: proc_macro2::Span,
     /// Calls whose value an expression statement discards (`log(x);`, `check(x)?;`).
     pub discarded: std::collections::HashSet<crate::model::ExprId>,
 }
@@ -176,6 +178,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         },
         const_len: Default::default(),
         discarded: Default::default(),
+        span: proc_macro2::Span::call_site(),
     };
     lw.ret = lw.new_var("ret", Kind::F64);
     if matches!(m.ret, Some(crate::types::ResultKind::Vector)) {
@@ -213,7 +216,8 @@ impl<'a> Lower<'a> {
     pub fn new_var(&mut self, hint: &str, kind: Kind) -> V {
         let id = self.vars.len();
         let ident = format_ident!("__fz_{}{}", hint, id);
-        self.vars.push(Var { ident, kind });
+        let span = self.span;
+        self.vars.push(Var { ident, kind, span });
         self.owned.push(false);
         self.named.borrow_mut().push(false);
         id

@@ -121,12 +121,11 @@ impl<'a> Lower<'a> {
             Val::D(d) if self.vars[d].kind == Kind::Data(DataKind::Other) => {
                 // An index of a type the macro cannot see: an integer variable of its own
                 // (the reverse sweep may read it).
-                let mut i = self.ident(d).clone();
-                i.set_span(e.span);
+                let i = self.ident(d).clone();
                 Ok(Op::Var(self.data(
                     "i",
                     Kind::Data(DataKind::Int),
-                    quote::quote_spanned!(e.span=> ::fazang::__private::to_index(#i)),
+                    crate::util::located_at(quote!(::fazang::__private::to_index(#i)), e.span),
                     vec![d],
                 )))
             }

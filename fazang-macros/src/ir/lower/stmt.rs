@@ -122,7 +122,12 @@ impl<'a> Lower<'a> {
             let last = i + 1 == n;
             let v = match s {
                 MStmt::Let(l) => {
-                    self.let_stmt(l)?;
+                    // What the `let` computes is at its initialiser.
+                    let at = l.init.as_ref().map_or(l.span, |x| x.span);
+                    let outer = std::mem::replace(&mut self.span, at);
+                    let r = self.let_stmt(l);
+                    self.span = outer;
+                    r?;
                     Val::Unit
                 }
                 MStmt::Expr(e, semi) => {

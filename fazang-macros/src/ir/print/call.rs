@@ -73,18 +73,13 @@ impl Printer<'_> {
                 CallArg::Scalar(op) => {
                     let (t, x, l) = (self.tmp("l"), self.fop(op), self.lane_fn(k));
                     pre.push(quote!(let #t = #l(#x, #lane);));
-                    // At the user's call: a plain `fn(f64)` refusing it is reported there.
-                    let mut at = t.clone();
-                    at.set_span(c.span);
-                    args.push(quote!(#at));
+                    args.push(quote!(#t));
                     lane += 1;
                 }
                 CallArg::InOut(v) => {
                     let (t, x, l) = (self.tmp("l"), self.name(*v), self.lane_fn(k));
                     pre.push(quote!(let mut #t = #l(#x, #lane);));
-                    let mut at = t.clone();
-                    at.set_span(c.span);
-                    args.push(quote!(&mut #at));
+                    args.push(quote!(&mut #t));
                     inouts.push((*v, t));
                     lane += 1;
                 }
@@ -121,13 +116,11 @@ impl Printer<'_> {
             // Read through `LaneResult`: a callee returning a plain `f64` gives a constant
             // (no rustc error of its own beside the one at its arguments).
             let n = self.name(out);
-            let mut rs = r.clone();
-            rs.set_span(c.span);
-            let re = quote::quote_spanned!(c.span=> ::fazang::__private::lane_re(&#rs));
+            let re = quote!(::fazang::__private::lane_re(&#r));
             after.push(quote!(#n = #re;));
             let sets = c.partials[row].iter().enumerate().map(|(j, p)| {
                 let pn = self.name(*p);
-                let eps = quote::quote_spanned!(c.span=> ::fazang::__private::lane_eps(&#rs, #j));
+                let eps = quote!(::fazang::__private::lane_eps(&#r, #j));
                 quote!(#pn = #eps;)
             });
             after.extend(sets);
@@ -206,7 +199,7 @@ impl Printer<'_> {
                     // fazang's functions take slices; other callees the shape of their
                     // parameter (a slice, an array, a vector).
                     args.push(if c.convert {
-                        quote::quote_spanned!(c.span=> ::fazang::__private::from_vars(&#vs[#o..#e]))
+                        quote!(::fazang::__private::from_vars(&#vs[#o..#e]))
                     } else {
                         quote!(&#vs[#o..#e])
                     });
@@ -233,7 +226,7 @@ impl Printer<'_> {
                     quote!(::fazang::__private::taped_call_vec_result(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #callee(#(#args),*))?)
                 }
                 _ => {
-                    quote::quote_spanned!(c.span=> ::fazang::__private::taped_call_vec(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #call))
+                    quote!(::fazang::__private::taped_call_vec(&#xs, &mut __fz_jac, |#vs: &[::fazang::Var]| #call))
                 }
             };
             return Ok(quote!({

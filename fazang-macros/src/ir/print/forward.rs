@@ -7,7 +7,7 @@ impl Printer<'_> {
     pub fn forward(&self, b: &[Stmt]) -> Result<TokenStream, String> {
         let mut out = Vec::new();
         for s in b {
-            out.push(self.fwd_stmt(s)?);
+            out.push(self.spanned(s, self.fwd_stmt(s)?));
         }
         Ok(quote!(#(#out)*))
     }
@@ -175,6 +175,10 @@ impl Printer<'_> {
 
     /// The same statement without its saves (recomputed in the reverse sweep).
     pub fn recompute(&self, s: &Stmt) -> Result<TokenStream, String> {
+        Ok(self.spanned(s, self.recomputed_stmt(s)?))
+    }
+
+    fn recomputed_stmt(&self, s: &Stmt) -> Result<TokenStream, String> {
         Ok(match s {
             Stmt::Set { dst, rhs } => {
                 let (d, r) = (self.name(*dst), self.rhs(rhs));

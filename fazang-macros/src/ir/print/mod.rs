@@ -137,6 +137,28 @@ impl<'a> Printer<'a> {
         quote!(#(#out)*)
     }
 
+    /// `t`, code printed for statement `s`, at the span of the user's expression `s` comes
+    /// from (its call, or the expression whose value it computes): an error rustc finds
+    /// in it then points at the user's token, not at the attribute. Blocks (`if`, loops)
+    /// keep the spans of their statements.
+    pub fn spanned(&self, s: &Stmt, t: TokenStream) -> TokenStream {
+        let var = |o: &Op| o.var().map(|v| self.f.vars[v].span);
+        let span = match s {
+            Stmt::Set { dst, .. }
+            | Stmt::Data { dst, .. }
+            | Stmt::Load { dst, .. }
+            | Stmt::Alloc { dst, .. } => Some(self.f.vars[*dst].span),
+            Stmt::Store { src, .. } | Stmt::Push { src, .. } => var(src),
+            Stmt::PushRow { src, .. } => Some(self.f.vars[*src].span),
+            Stmt::Call(c) => Some(c.span),
+            Stmt::Effect { .. } | Stmt::If { .. } | Stmt::For { .. } | Stmt::Loop { .. } => None,
+        };
+        match span {
+            Some(at) => crate::util::located_at(t, at),
+            None => t,
+        }
+    }
+
     pub fn name(&self, v: V) -> &Ident {
         &self.f.vars[v].ident
     }

@@ -8,7 +8,7 @@ impl Printer<'_> {
     pub fn reverse(&self, b: &[Stmt]) -> Result<TokenStream, String> {
         let mut out = Vec::new();
         for s in b.iter().rev() {
-            out.push(self.rev_stmt(s)?);
+            out.push(self.spanned(s, self.rev_stmt(s)?));
         }
         Ok(quote!(#(#out)*))
     }
