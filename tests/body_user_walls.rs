@@ -1,7 +1,7 @@
 //! Programs written the way numeric Rust is written, first without knowing the macro's
 //! limits (issue 20's walls): writes through `iter_mut()` (in a `for` loop and in
 //! `for_each`), an ODE solution indexed directly, `std::mem::swap` between an active and
-//! a data value, type aliases as results and in a module's helpers, and data passed
+//! a data value, type aliases as results, as parameters and in a module's helpers, and data passed
 //! to helpers next to active values (of types the macro sees, and of types it does not),
 //! a trait impl with `Vec` data calling a helper, swaps in a loop. Every derivative is checked against a closed form
 //! or finite differences.
@@ -138,6 +138,72 @@ fn a_type_alias_as_the_result() {
     let fd = fd_jacobian(flat, &[0.3, 0.2]);
     for (row, want) in jac.iter().zip(&fd) {
         assert_close(row, want, 1e-9);
+    }
+}
+
+type Weights = Vec<f64>;
+
+/// The oscillator's energy, the state taken through the alias.
+#[differentiate]
+fn energy(s: State, k: f64) -> f64 {
+    0.5 * s[1] * s[1] + 0.5 * k * s[0] * s[0]
+}
+
+/// A weighted sum plus the weights' norm, the weights taken through an alias of `Vec`.
+#[differentiate]
+fn penalised(w: Weights, xs: &[f64]) -> f64 {
+    let total: f64 = w.iter().zip(xs).map(|(wi, x)| wi * x).sum();
+    let mut sq = 0.0;
+    for wi in &w {
+        sq += wi * wi;
+    }
+    total + sq.sqrt()
+}
+
+/// A step that calls the energy with its aliased state.
+#[differentiate]
+fn damped(s: State, dt: f64) -> f64 {
+    energy(s, 2.0) * (-dt).exp() + s.iter().sum::<f64>()
+}
+
+#[test]
+fn type_aliases_as_parameters() {
+    // energy: d/ds = [k q, p], d/dk = q²/2; Hessian over (q, p, k).
+    let (v, (gs, gk)) = energy_grad([1.0, 2.0], 3.0);
+    assert_eq!(v, energy([1.0, 2.0], 3.0));
+    assert_eq!((gs, gk), ([3.0, 2.0], 0.5));
+    let (_, _, h) = energy_hessian([1.0, 2.0], 3.0);
+    assert_eq!(
+        h,
+        vec![
+            vec![3.0, 0.0, 1.0],
+            vec![0.0, 1.0, 0.0],
+            vec![1.0, 0.0, 0.0]
+        ]
+    );
+    let _adjoint_code = __energy_adjoint;
+
+    let (w, xs) = (vec![0.3, -1.2, 0.8], [1.0, 2.0, 3.0]);
+    let (_, (gw, gx)) = penalised_grad(w.clone(), &xs);
+    assert_close(&gw, &fd_grad(|w| penalised(w.to_vec(), &xs), &w), 1e-8);
+    assert_close(&gx, &w, 1e-12);
+    let (_, (tw, _)) = __penalised_grad_tape(w.clone(), &xs);
+    assert_close(&gw, &tw, 1e-12);
+
+    let p = [0.4, -0.7, 0.1];
+    let (_, (gs, gdt)) = damped_grad([p[0], p[1]], p[2]);
+    let fd = fd_grad(|p| damped([p[0], p[1]], p[2]), &p);
+    assert_close(&[gs[0], gs[1], gdt], &fd, 1e-8);
+    let (_, _, h) = damped_hessian([p[0], p[1]], p[2]);
+    for (i, row) in h.iter().enumerate() {
+        let fd = fd_grad(
+            |p| {
+                let (_, (gs, gdt)) = damped_grad([p[0], p[1]], p[2]);
+                [gs[0], gs[1], gdt][i]
+            },
+            &p,
+        );
+        assert_close(row, &fd, 1e-6);
     }
 }
 

@@ -116,6 +116,12 @@ fn render(id: &str, seed: u64, body: Body, points: usize, twin: bool) -> Emitted
                 "use fazang::prelude::{cholesky_corr_constrain, lkj_corr_cholesky_lpdf, matmul};",
             );
         }
+        let mut aliases: Vec<String> = body.params.iter().filter_map(|p| p.alias_decl()).collect();
+        aliases.sort();
+        aliases.dedup();
+        for a in &aliases {
+            w.plain(a);
+        }
         for h in &body.helpers {
             w.func(h, annotate);
         }

@@ -46,9 +46,8 @@ use crate::tape::var::Var;
     label = "#[differentiate] takes a by-value parameter of a single capitalised type name for a #[deriv_rule] struct",
     note = "if it is data, list the active parameters with #[differentiate(wrt(...))]; to \
             differentiate with respect to its f64 fields, put #[deriv_rule] on its definition",
-    note = "a type alias (`type State = [f64; 2];`) is not seen through by #[differentiate] on \
-            one function: write the type out (`s: [f64; 2]`), or put the alias and the \
-            functions in a #[differentiate] mod"
+    note = "a type alias taken as a parameter must name a shape of `f64`s \
+            (`type State = [f64; 2];`, `type Weights = Vec<f64>;`)"
 )]
 ///
 /// ```

@@ -100,12 +100,17 @@ pub struct Param {
     pub name: String,
     pub kind: PKind,
     pub active: bool,
+    /// Written with a type alias of the module (`type Arr3 = [f64; 3];`, `type Vals =
+    /// Vec<f64>;`), which the macro cannot see through.
+    pub alias: bool,
 }
 
 impl Param {
     /// The Rust type as written in the signature.
     pub fn ty(&self) -> String {
         match self.kind {
+            PKind::Arr(n) if self.alias => format!("Arr{n}"),
+            PKind::Vec(_) if self.alias => "Vals".into(),
             PKind::F64 => "f64".into(),
             PKind::Slice(_) => "&[f64]".into(),
             PKind::Arr(n) => format!("[f64; {n}]"),
@@ -113,6 +118,15 @@ impl Param {
             PKind::Usize(_) => "usize".into(),
             PKind::SliceUsize(..) => "&[usize]".into(),
             PKind::Bool => "bool".into(),
+        }
+    }
+
+    /// The alias declaration its type needs, if any.
+    pub fn alias_decl(&self) -> Option<String> {
+        match self.kind {
+            PKind::Arr(n) if self.alias => Some(format!("type Arr{n} = [f64; {n}];")),
+            PKind::Vec(_) if self.alias => Some("type Vals = Vec<f64>;".into()),
+            _ => None,
         }
     }
 
@@ -187,6 +201,9 @@ pub fn generate(seed: u64, cfg: GenConfig) -> Body {
     cx.helpers = helpers;
     for p in &params {
         data_param_tag(&mut cx, p);
+        if p.alias {
+            cx.tag("param-alias");
+        }
         cx.scopes.add(p.var());
     }
     let n = cx.rng.usize(2..7);
@@ -321,10 +338,17 @@ fn params(rng: &mut fastrand::Rng) -> Vec<Param> {
                 (_, true) => "theta",
                 (_, false) => "data",
             };
+            // Some arrays and vectors through an alias; decided without drawing, so that
+            // a seed gives the same bodies as before aliases were drawn.
+            let alias = match kind {
+                PKind::Arr(n) | PKind::Vec(n) => (i + n) % 3 == 0,
+                _ => false,
+            };
             Param {
                 name: format!("{base}{i}"),
                 kind,
                 active,
+                alias,
             }
         })
         .collect()

@@ -107,8 +107,9 @@ pub fn grad_fn(
         let (b, x) = (buffer(p), &p.ident);
         match p.kind {
             ParamKind::Scalar => quote!(let mut #b: f64 = 0.0;),
+            // Zeros in the parameter's shape (a struct, or an alias of an array).
             ParamKind::Struct => quote! {
-                let mut #b = ::fazang::__private::Composite::adjoint(&#x, &mut ::std::iter::repeat(0.0));
+                let mut #b = ::fazang::__private::Seed::shaped(&#x, &mut ::std::iter::repeat(0.0));
             },
             _ => quote!(let mut #b = ::fazang::__private::zeros_like(&#x);),
         }

@@ -341,12 +341,12 @@ fn generic_body(
     out
 }
 
-/// The parameter type with `f64` replaced by `S`; a struct `Bar` becomes
-/// `<Bar as Composite>::Of<S>` (that is `Bar<S>` for a #[deriv_rule] struct, and an error
-/// in the user's terms for any other type).
+/// The parameter type with `f64` replaced by `S`; a capitalised name `Bar` becomes
+/// `<Bar as Seed>::Of<S>`: `Bar<S>` for a #[deriv_rule] struct, `[S; 2]` for an alias
+/// `type Bar = [f64; 2];`, and an error in the user's terms for any other type.
 fn scalar_type(ty: &Type, kind: &ParamKind, s: &Ident) -> Type {
     if let ParamKind::Struct = kind {
-        return parse_quote!(<#ty as ::fazang::__private::Composite>::Of<#s>);
+        return parse_quote!(<#ty as ::fazang::__private::Seed>::Of<#s>);
     }
     borrowed_for_the_call(replace_f64(ty, s))
 }

@@ -77,11 +77,10 @@ fn activations(m: &Model) -> TokenStream {
     let acts = m.active().map(|p| {
         let (a, r) = (active_name(p), param_ref(p));
         match p.kind {
-            // Through `Composite`, so an unregistered type gets that trait's message once.
+            // A capitalised name (a #[deriv_rule] struct, or an alias of an `f64` shape)
+            // through `Seed`, as in its type: an unregistered struct gets one message.
             ParamKind::Struct => quote! {
-                let mut __fz_fields = ::std::vec::Vec::new();
-                let #a = ::fazang::__private::Composite::activate(#r, &mut __fz_fields);
-                __fz_inputs.adopt(&__fz_fields);
+                let #a = ::fazang::__private::Seed::seed(#r, &mut |__fz_v| __fz_inputs.var(__fz_v));
             },
             _ => quote!(let #a = ::fazang::__private::Param::activate(#r, &mut __fz_inputs);),
         }
@@ -116,7 +115,7 @@ pub(super) fn call(m: &Model) -> TokenStream {
 fn adjoint(p: &Param) -> (TokenStream, TokenStream) {
     let r = param_ref(p);
     let e = match p.kind {
-        ParamKind::Struct => quote!(::fazang::__private::Composite::adjoint(#r, &mut __fz_adj)),
+        ParamKind::Struct => quote!(::fazang::__private::Seed::shaped(#r, &mut __fz_adj)),
         _ => quote!(::fazang::__private::Param::gradient(#r, &mut __fz_adj)),
     };
     (e, grad_type(p))

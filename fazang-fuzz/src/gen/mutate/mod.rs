@@ -356,6 +356,7 @@ fn params(rng: &mut fastrand::Rng, fam: Family) -> Vec<Param> {
                 name: format!("{base}{i}"),
                 kind,
                 active,
+                alias: false,
             }
         })
         .collect()
