@@ -85,18 +85,28 @@ pub use shape::VectorShape;
 /// BodyScalar`): `num_traits::Float`, so that `T: Float` helpers take active values, and
 /// with the `nalgebra` feature simba's `RealField`, so that nalgebra's decompositions
 /// (`.cholesky()`, `.lu()`, solves, ..) run on matrices of it, and `fazang::linalg`'s
-/// fused operations accept it. Every fazang scalar implements it.
-#[cfg(feature = "nalgebra")]
-pub trait BodyScalar: Float + simba::scalar::RealField + crate::linalg::Scalar {}
-#[cfg(feature = "nalgebra")]
-impl<T: Float + simba::scalar::RealField + crate::linalg::Scalar> BodyScalar for T {}
+/// fused operations accept it. Every fazang scalar implements it (and no other type: see
+/// `bound_alias`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a number fazang can differentiate",
+    label = "expected `f64` here, found `{Self}`",
+    note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
+)]
+pub trait BodyScalar: BodyScalarBounds {}
 
-/// What a generic body needs of its scalar besides [`Real`](crate::Real): `num_traits::Float`
-/// (with the `nalgebra` feature, also simba's `RealField` and `fazang::linalg`'s scalar).
+/// The bounds of [`BodyScalar`].
+#[cfg(feature = "nalgebra")]
+#[doc(hidden)]
+pub trait BodyScalarBounds: Float + simba::scalar::RealField + crate::linalg::Scalar {}
+#[cfg(feature = "nalgebra")]
+impl<T: Float + simba::scalar::RealField + crate::linalg::Scalar> BodyScalarBounds for T {}
+
+/// The bounds of [`BodyScalar`].
 #[cfg(not(feature = "nalgebra"))]
-pub trait BodyScalar: Float {}
+#[doc(hidden)]
+pub trait BodyScalarBounds: Float {}
 #[cfg(not(feature = "nalgebra"))]
-impl<T: Float> BodyScalar for T {}
+impl<T: Float> BodyScalarBounds for T {}
 
 // For the _jvp, _hessian and _hvp items of #[differentiate].
 pub use crate::support::jvp_hessian::{
@@ -132,14 +142,51 @@ pub use crate::support::rule::{
 // Parameters of every shape as one run of inputs (`fazang::param`).
 pub use crate::param::{AdjointReader, Inputs, Param};
 
-/// A trait standing for a list of bounds (a trait alias), with the blanket impl that
-/// makes every type meeting them implement it; the list is written once.
+/// A trait standing for a list of bounds (a trait alias), the list written once.
+///
+/// It is implemented for fazang's scalars alone ([`bound_alias_impls`]), not by a blanket
+/// impl over every type meeting the bounds: given another type (`i32`, `f32`), rustc then
+/// finds no impl and reports the trait once, in its `on_unimplemented` words, instead of
+/// one error per operator bound of the blanket impl (35 errors for an `&[i32; 3]` passed
+/// to a differentiated function before, 8 now). The bounds themselves are the supertraits
+/// of a hidden trait with the blanket impl (`$bounds`), which the impls require.
 macro_rules! bound_alias {
-    ($(#[$doc:meta])* $name:ident<S>: $($bound:tt)+) => {
+    ($(#[$doc:meta])* $name:ident<S>, $bounds:ident: $($bound:tt)+) => {
+        #[doc(hidden)]
+        pub trait $bounds<S>: $($bound)+ {}
+        impl<S, T> $bounds<S> for T where T: $($bound)+ {}
         $(#[$doc])*
-        pub trait $name<S>: $($bound)+ {}
-        impl<S, T> $name<S> for T where T: $($bound)+ {}
+        pub trait $name<S>: $bounds<S> {}
     };
+}
+
+/// The impls of [`BodyScalar`] and the operator traits below for each scalar family of
+/// fazang (its generics in brackets): `S: BodyScalar`, `f64: ScalarOps<S>`,
+/// `&S: RefOps<S> + RefScalarOps<S>`, `&f64: RefOps<S>`.
+macro_rules! bound_alias_impls {
+    ($([$($g:tt)*] $s:ty;)*) => {$(
+        impl<$($g)*> BodyScalar for $s where $s: BodyScalarBounds {}
+        impl<$($g)*> ScalarOps<$s> for f64 where f64: ScalarOpsBounds<$s> {}
+        impl<'a, $($g)*> RefOps<$s> for &'a $s where &'a $s: RefOpsBounds<$s> {}
+        impl<'a, $($g)*> RefOps<$s> for &'a f64 where &'a f64: RefOpsBounds<$s> {}
+        impl<'a, $($g)*> RefScalarOps<$s> for &'a $s where &'a $s: RefScalarOpsBounds<$s> {}
+    )*};
+}
+
+impl BodyScalar for f64 {}
+impl ScalarOps<f64> for f64 {}
+impl RefOps<f64> for &f64 {}
+impl RefScalarOps<f64> for &f64 {}
+
+bound_alias_impls! {
+    [] Var;
+    [] crate::forward::Fwd;
+    [] crate::forward::JetDyn;
+    [] crate::sparse::fwdrev::FwdRev;
+    [S, T] crate::forward::Dual<S, T>;
+    [const N: usize, const M: usize, const K: usize] crate::forward::Jet<N, M, K>;
+    [const K: usize] crate::forward::Taylor<K>;
+    [M: crate::sparse::probe::Mode] crate::sparse::probe::Probe<M>;
 }
 
 bound_alias! {
@@ -154,7 +201,7 @@ bound_alias! {
         label = "expected `f64` here, found `{S}`",
         note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
     )]
-    ScalarOps<S>:
+    ScalarOps<S>, ScalarOpsBounds:
     Add<f64, Output = f64>
         + Sub<f64, Output = f64>
         + Mul<f64, Output = f64>
@@ -185,7 +232,7 @@ bound_alias! {
         label = "expected `f64` here, found `{S}`",
         note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
     )]
-    RefOps<S>:
+    RefOps<S>, RefOpsBounds:
     Add<S, Output = S>
         + Sub<S, Output = S>
         + Mul<S, Output = S>
@@ -209,7 +256,7 @@ bound_alias! {
         label = "expected `f64` here, found `{S}`",
         note = "#[differentiate] functions take `f64` values and arrays, slices and vectors of them; write `2.0` for a number rather than `2`, and convert other types with `f64::from(..)` or `as f64`"
     )]
-    RefScalarOps<S>:
+    RefScalarOps<S>, RefScalarOpsBounds:
     Add<f64, Output = S>
         + Sub<f64, Output = S>
         + Mul<f64, Output = S>
