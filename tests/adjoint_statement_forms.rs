@@ -461,3 +461,36 @@ fn static_slices_read_in_loops() {
         assert_close(row, &fd, 1e-6);
     }
 }
+
+/// A model borrowing its data for the impl's lifetime, differentiated in a parameter
+/// borrowed for the same lifetime (`b: &'a [f64]`). The expansion's own lifetime name
+/// shadowed `'a` (E0496), and the fast path for callers on the tape lent `fit_grad` a
+/// temporary for `'a` (E0716).
+struct Fit<'a> {
+    ys: &'a [f64],
+}
+
+impl<'a> Fit<'a> {
+    #[differentiate]
+    fn sq_error(&self, b: &'a [f64]) -> f64 {
+        let mut s = 0.0;
+        for (x, y) in b.iter().zip(self.ys) {
+            s += (x - y) * (x - y);
+        }
+        s
+    }
+}
+
+#[test]
+fn parameters_borrowed_for_the_impls_lifetime() {
+    let ys = [1.0, 2.0, -0.5];
+    let m = Fit { ys: &ys };
+    let b = [0.5, 0.5, 0.25];
+    let (v, g) = m.sq_error_grad(&b);
+    assert_eq!(v, m.sq_error(&b));
+    let want: Vec<f64> = b.iter().zip(&ys).map(|(x, y)| 2.0 * (x - y)).collect();
+    assert_close(&g, &want, 1e-12);
+    // Called with active values from another body (the generic path).
+    let (_, gt) = fazang::gradient(|p| m.sq_error(p), &b);
+    assert_close(&gt, &want, 1e-12);
+}

@@ -207,6 +207,55 @@ fn type_aliases_as_parameters() {
     }
 }
 
+type Grid = [[f64; 2]; 2];
+
+#[differentiate]
+fn row_product(r: [f64; 2]) -> f64 {
+    r[0] * r[1]
+}
+
+/// Rows of an aliased matrix passed on, destructured and iterated: the macro cannot see
+/// that `g[0]` is a row, so these take the tape (they failed to compile under the macro:
+/// the adjoint code took each element for a number).
+#[differentiate]
+fn first_row(g: Grid) -> f64 {
+    row_product(g[0]) + 1.0
+}
+
+#[differentiate]
+fn both_rows(g: Grid) -> f64 {
+    let [a, b] = g;
+    row_product(a) * row_product(b)
+}
+
+#[differentiate]
+fn each_row(g: Grid) -> f64 {
+    let mut s = 0.0;
+    for r in g {
+        s += row_product(r);
+    }
+    s
+}
+
+#[test]
+fn rows_of_an_aliased_matrix() {
+    let g = [[1.0, 2.0], [3.0, 4.0]];
+    let flat = [1.0, 2.0, 3.0, 4.0];
+    let grid = |p: &[f64]| [[p[0], p[1]], [p[2], p[3]]];
+    for (f, grad) in [
+        (
+            first_row as fn(Grid) -> f64,
+            first_row_grad as fn(Grid) -> (f64, Grid),
+        ),
+        (both_rows, both_rows_grad),
+        (each_row, each_row_grad),
+    ] {
+        let (v, gg) = grad(g);
+        assert_eq!(v, f(g));
+        assert_close(&gg.concat(), &fd_grad(|p| f(grid(p)), &flat), 1e-8);
+    }
+}
+
 /// A module's aliases are written out in its functions: helpers take and return them.
 #[differentiate]
 mod oscillator {

@@ -62,13 +62,14 @@ differentiated! {
     }
 }
 
-/// An empty statement left after an edit (`let mut s = 0.0; ;`).
+/// An empty statement left after an edit (`let mut s = 0.0; ;`; kept from rustfmt).
 #[differentiate]
+#[rustfmt::skip]
 fn sum_of_squares(x: &[f64]) -> f64 {
-    let mut s = 0.0;
+    let mut s = 0.0; ;
     for v in x {
         s += v * v;
-    }
+    };
     s * x[0]
 }
 

@@ -10,7 +10,11 @@ use syn::{GenericArgument, Ident, PathArguments, Type};
 pub fn rewrite(ty: &Type, a: &Abs, s: &Ident) -> Type {
     if is_f64(ty) {
         return if a.deref().active() {
-            syn::parse_quote_spanned!(syn::spanned::Spanned::span(ty) => #s)
+            // At the written `f64` (an error about the scalar points there). A type
+            // parameter resolves alike from any hygiene context.
+            let mut s = s.clone();
+            s.set_span(syn::spanned::Spanned::span(ty));
+            syn::parse_quote!(#s)
         } else {
             ty.clone()
         };

@@ -150,12 +150,20 @@ fn fused(m: &Model, a: &Analysed, s: &Ident) -> Option<TokenStream> {
         },
         _ => false,
     };
-    // `beta: &'static [f64]`: `name_grad` cannot borrow the values copied for it.
-    let borrowed_for_static = |p: &super::ast::Param| {
-        let ty = p.ty;
-        quote!(#ty).to_string().contains("'static")
+    // `beta: &'static [f64]`, or `&'a [f64]` with `'a` of the impl block: `name_grad`
+    // cannot lend it the values copied for it, which live for the call only.
+    let named_lifetime = |p: &super::ast::Param| {
+        struct Named(bool);
+        impl<'v> syn::visit::Visit<'v> for Named {
+            fn visit_lifetime(&mut self, l: &'v syn::Lifetime) {
+                self.0 |= l.ident != "_";
+            }
+        }
+        let mut found = Named(false);
+        syn::visit::visit_type(&mut found, p.ty);
+        found.0
     };
-    if !m.active().all(flat) || m.active().any(borrowed_for_static) {
+    if !m.active().all(flat) || m.active().any(named_lifetime) {
         return None;
     }
     let gname = m

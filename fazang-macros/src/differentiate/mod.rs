@@ -129,10 +129,25 @@ fn mentions_ident(ts: TokenStream, name: &str) -> bool {
     })
 }
 
-/// Generics naming each `S`, `S_`, .. the method mentions (maybe generics of its impl).
+/// Generics naming each `S`, `S_`, .. and each lifetime the method mentions (maybe
+/// generics of its impl: `b: &'a [f64]` in `impl<'a> Model<'a>`), so that the names the
+/// expansion adds differ from them.
 fn names_in_sight(f: &syn::ItemFn) -> syn::Generics {
+    struct Lifetimes(Vec<syn::Lifetime>);
+    impl<'v> syn::visit::Visit<'v> for Lifetimes {
+        fn visit_lifetime(&mut self, l: &'v syn::Lifetime) {
+            if l.ident != "_" && l.ident != "static" && !self.0.contains(l) {
+                self.0.push(l.clone());
+            }
+        }
+    }
+    let mut lifetimes = Lifetimes(Vec::new());
+    syn::visit::visit_item_fn(&mut lifetimes, f);
     let tokens = quote::ToTokens::to_token_stream(f);
     let mut generics = syn::Generics::default();
+    for l in lifetimes.0 {
+        generics.params.push(syn::parse_quote!(#l));
+    }
     let mut name = String::from("S");
     while mentions_ident(tokens.clone(), &name) {
         let ident = syn::Ident::new(&name, proc_macro2::Span::call_site());

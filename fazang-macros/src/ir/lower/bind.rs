@@ -86,7 +86,7 @@ impl<'a> Lower<'a> {
                         }
                         break;
                     }
-                    let x = self.seq_elem(&s, Op::Const(toks(quote!(#i))));
+                    let x = self.seq_elem_checked(&s, Op::Const(toks(quote!(#i))), false)?;
                     self.bind_pat(p, x)?;
                 }
                 Ok(())

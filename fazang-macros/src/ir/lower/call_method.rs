@@ -260,7 +260,7 @@ impl<'a> Lower<'a> {
         let hi = self.ident(has).clone();
         let c = self.data("c", Kind::Data(DataKind::Bool), quote!(#hi), vec![has]);
         let (then, ()) = self.in_block(|lw| {
-            let v = lw.seq_elem(&s, k);
+            let v = lw.seq_elem_checked(&s, k, false)?;
             let op = lw.float(v, "an element")?;
             lw.emit(Stmt::Set {
                 dst: out,

@@ -76,7 +76,9 @@ impl<'a> Lower<'a> {
                     return Ok(Val::Seq(self.seq_window(&s, lo, hi)));
                 }
                 let k = self.index_op(i)?;
-                Ok(self.seq_elem(&s, k))
+                let known_float =
+                    self.hints.exprs.contains(&e.id) && !self.hints.seqs.contains(&e.id);
+                self.seq_elem_checked(&s, k, known_float)
             }
             Val::D(_) => {
                 let (t, reads) = self.mixed_tokens_index(&base, i)?;

@@ -121,6 +121,20 @@ impl Lower<'_> {
         Place { root: s.root, path }
     }
 
+    /// Element `k` where the body's use may not say what it is: refused in a parameter
+    /// of a type the macro cannot see (an alias `type Grid = [[f64; 2]; 2];`, a
+    /// `#[deriv_rule]` struct's field), where it may be a row although the place has no
+    /// depth left. `known_float`: the body uses it as a number (`g[0] * x`).
+    pub fn seq_elem_checked(&mut self, s: &Seq, k: Op, known_float: bool) -> R<Val> {
+        if s.depth == 0 && !known_float && self.is_struct_root(s.root) {
+            return no(
+                "an element of a parameter of a type the macro cannot see (an alias, a \
+                 struct's field) not used as a number",
+            );
+        }
+        Ok(self.seq_elem(s, k))
+    }
+
     /// Element `k`: a float (loaded) or a row.
     pub fn seq_elem(&mut self, s: &Seq, k: Op) -> Val {
         let place = self.seq_place(s, k);
@@ -154,7 +168,10 @@ impl Lower<'_> {
         let mut check_reads = reads.clone();
         check_reads.push(n0);
         self.emit(Stmt::Effect {
-            tokens: toks(quote!(::fazang::__private::check_range(#lo_t, #hi_t, #n0t);)),
+            tokens: toks(crate::util::located_at(
+                quote!(::fazang::__private::check_range(#lo_t, #hi_t, #n0t);),
+                self.span,
+            )),
             reads: check_reads,
         });
         let len = self.data("n", Kind::Data(DataKind::Int), quote!(#hi_t - #lo_t), reads);

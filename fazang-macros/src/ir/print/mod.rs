@@ -144,6 +144,11 @@ impl<'a> Printer<'a> {
     pub fn spanned(&self, s: &Stmt, t: TokenStream) -> TokenStream {
         let var = |o: &Op| o.var().map(|v| self.f.vars[v].span);
         let span = match s {
+            // An overwrite is a copy of the value just computed: at that expression.
+            Stmt::Set {
+                rhs: Rhs::Copy(Op::Var(src)),
+                ..
+            } => Some(self.f.vars[*src].span),
             Stmt::Set { dst, .. }
             | Stmt::Data { dst, .. }
             | Stmt::Load { dst, .. }
