@@ -86,7 +86,7 @@ impl<'a> Lower<'a> {
                         }
                         break;
                     }
-                    let x = self.seq_elem_checked(&s, Op::Const(toks(quote!(#i))), false)?;
+                    let x = self.seq_elem_bound(&s, Op::Const(toks(quote!(#i))));
                     self.bind_pat(p, x)?;
                 }
                 Ok(())
@@ -112,6 +112,13 @@ impl<'a> Lower<'a> {
     /// Bind one binding to a value: a float gets a variable of its own unless the value is
     /// a fresh temporary; arrays assigned later are copied.
     pub fn bind(&mut self, id: BindId, v: Val) -> R<()> {
+        if let Val::F(Op::Var(t)) = &v {
+            let used_as_number =
+                self.hints.binds.contains(&id) && !self.hints.seq_binds.contains(&id);
+            if self.uncertain.contains(t) && !used_as_number {
+                return no(super::seq::UNCERTAIN_ELEMENT);
+            }
+        }
         let v = match v {
             Val::F(Op::Var(t)) if !self.owned[t] => {
                 self.owned[t] = true;

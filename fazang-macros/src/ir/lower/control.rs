@@ -265,7 +265,7 @@ impl<'a> Lower<'a> {
         );
         let (tb, tv) = self.in_block(|lw| {
             for (i, p) in ps.iter().enumerate() {
-                let x = lw.seq_elem_checked(s, Op::Const(toks(quote!(#i))), false)?;
+                let x = lw.seq_elem_bound(s, Op::Const(toks(quote!(#i))));
                 lw.bind_pat(p, x)?;
             }
             lw.expr(&arm.body)

@@ -15,6 +15,9 @@ use syn::BinOp;
 pub struct Hints {
     pub exprs: HashSet<ExprId>,
     pub seqs: HashSet<ExprId>,
+    /// Bindings used as floats, and bindings used as sequences.
+    pub binds: HashSet<BindId>,
+    pub seq_binds: HashSet<BindId>,
 }
 
 pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
@@ -42,6 +45,8 @@ pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
     Hints {
         exprs: h.exprs,
         seqs: h.seqs,
+        binds: h.binds,
+        seq_binds: h.seq_binds,
     }
 }
 

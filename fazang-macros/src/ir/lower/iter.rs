@@ -273,7 +273,7 @@ impl<'a> Lower<'a> {
         match g {
             Gen::Range { lo, step } => self.item_range(lo, step, k, cont),
             Gen::Seq(s) => {
-                let v = self.seq_elem_checked(s, k, false)?;
+                let v = self.seq_elem_bound(s, k);
                 cont(self, v)
             }
             Gen::SeqMut(s) => {

@@ -142,6 +142,9 @@ pub struct Lower<'a> {
     pub const_len: std::collections::HashMap<V, usize>,
     /// The user's expression being lowered: new variables take its span.
     pub span: proc_macro2::Span,
+    /// Elements of a parameter of unknown depth (an alias, a struct's field), bound to a
+    /// pattern: numbers only if the binding is used as one.
+    pub uncertain: std::collections::HashSet<V>,
     /// Calls whose value an expression statement discards (`log(x);`, `check(x)?;`).
     pub discarded: std::collections::HashSet<crate::model::ExprId>,
 }
@@ -179,6 +182,7 @@ pub fn lower(m: &Model, body: &model::Body, act: &Activity, callees: &Callees) -
         const_len: Default::default(),
         discarded: Default::default(),
         span: proc_macro2::Span::call_site(),
+        uncertain: Default::default(),
     };
     lw.ret = lw.new_var("ret", Kind::F64);
     if matches!(m.ret, Some(crate::types::ResultKind::Vector)) {

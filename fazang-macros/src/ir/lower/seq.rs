@@ -127,12 +127,20 @@ impl Lower<'_> {
     /// depth left. `known_float`: the body uses it as a number (`g[0] * x`).
     pub fn seq_elem_checked(&mut self, s: &Seq, k: Op, known_float: bool) -> R<Val> {
         if s.depth == 0 && !known_float && self.is_struct_root(s.root) {
-            return no(
-                "an element of a parameter of a type the macro cannot see (an alias, a \
-                 struct's field) not used as a number",
-            );
+            return no(UNCERTAIN_ELEMENT);
         }
         Ok(self.seq_elem(s, k))
+    }
+
+    /// Element `k` bound to a pattern (`for v in w`, `let [a, b] = s`, a closure's
+    /// parameter): in a parameter of a type the macro cannot see, a number only if the
+    /// binding is used as one ([`Lower::bind`] checks).
+    pub fn seq_elem_bound(&mut self, s: &Seq, k: Op) -> Val {
+        let v = self.seq_elem(s, k);
+        if let (Val::F(Op::Var(t)), 0, true) = (&v, s.depth, self.is_struct_root(s.root)) {
+            self.uncertain.insert(*t);
+        }
+        v
     }
 
     /// Element `k`: a float (loaded) or a row.
@@ -196,3 +204,7 @@ impl Lower<'_> {
         }
     }
 }
+
+/// Why an element of an alias or struct field of unknown depth is refused.
+pub const UNCERTAIN_ELEMENT: &str = "an element of a parameter of a type the macro cannot see \
+     (an alias, a struct's field) not used as a number";
