@@ -113,8 +113,9 @@ impl<'a> Lower<'a> {
     /// a fresh temporary; arrays assigned later are copied.
     pub fn bind(&mut self, id: BindId, v: Val) -> R<()> {
         if let Val::F(Op::Var(t)) = &v {
-            let used_as_number =
-                self.hints.binds.contains(&id) && !self.hints.seq_binds.contains(&id);
+            let used_as_number = (self.hints.binds.contains(&id)
+                || self.hints.deref_binds.contains(&id))
+                && !self.hints.seq_binds.contains(&id);
             if self.uncertain.contains(t) && !used_as_number {
                 return no(super::seq::UNCERTAIN_ELEMENT);
             }

@@ -18,6 +18,8 @@ pub struct Hints {
     /// Bindings used as floats, and bindings used as sequences.
     pub binds: HashSet<BindId>,
     pub seq_binds: HashSet<BindId>,
+    /// Bindings dereferenced to a float (`**v > 0.5`): references to numbers.
+    pub deref_binds: HashSet<BindId>,
 }
 
 pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
@@ -28,6 +30,7 @@ pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
         binds: HashSet::new(),
         seqs: HashSet::new(),
         seq_binds: HashSet::new(),
+        deref_binds: HashSet::new(),
         changed: false,
     };
     if ret_float {
@@ -47,6 +50,7 @@ pub fn hints(body: &Body, act: &Activity, ret_float: bool) -> Hints {
         seqs: h.seqs,
         binds: h.binds,
         seq_binds: h.seq_binds,
+        deref_binds: h.deref_binds,
     }
 }
 
@@ -57,6 +61,7 @@ struct H<'a> {
     binds: HashSet<BindId>,
     seqs: HashSet<ExprId>,
     seq_binds: HashSet<BindId>,
+    deref_binds: HashSet<BindId>,
     changed: bool,
 }
 
@@ -188,6 +193,30 @@ impl Visit for H<'_> {
             }
             Kind::For(_, _, it, _) if matches!(it.peel().kind, Kind::Local(..)) => self.seq(it),
             Kind::Return(Some(x)) if self.ret_float => self.float(x),
+            // `f64::max(a, b)`, `f64::log(x, b)`: an associated function of `f64` takes
+            // `f64`s.
+            Kind::Call(f, args) => {
+                if let Some(name) = f64_path(f) {
+                    // `f64::powi(x, n)`: `n` is an integer.
+                    let n = if name == "powi" { 1 } else { args.len() };
+                    args.iter().take(n).for_each(|a| self.float(a));
+                }
+            }
+            // `**v > 0.5`: `v` refers to a number.
+            Kind::Unary(syn::UnOp::Deref(_), x) if self.is_float(e) => {
+                if let Kind::Local(id, _) = &x.peel().kind {
+                    if self.deref_binds.insert(*id) {
+                        self.changed = true;
+                    }
+                }
+                if let Kind::Unary(syn::UnOp::Deref(_), inner) = &x.peel().kind {
+                    if let Kind::Local(id, _) = &inner.peel().kind {
+                        if self.deref_binds.insert(*id) {
+                            self.changed = true;
+                        }
+                    }
+                }
+            }
             // `it.map(|..| body).sum()` of floats: the closure returns floats.
             Kind::MethodCall(m)
                 if matches!(m.method.to_string().as_str(), "sum" | "product")
@@ -204,6 +233,24 @@ impl Visit for H<'_> {
             _ => {}
         }
         walk_expr(self, e);
+    }
+}
+
+/// `NAME` of a path `f64::NAME` naming a function of the catalogue (`f64::max`, not
+/// `f64::from`).
+fn f64_path(f: &Expr) -> Option<String> {
+    let Kind::Path(p) = &f.peel().kind else {
+        return None;
+    };
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segs.as_slice() {
+        [ty, name] if ty == "f64" && crate::catalogue::get(name).is_some() => Some(name.clone()),
+        _ => None,
     }
 }
 
