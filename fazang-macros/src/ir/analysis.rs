@@ -36,6 +36,43 @@ pub struct Facts {
     pub rev_work: HashSet<usize>,
     /// Variables the reverse sweep reads.
     pub read_back: HashSet<V>,
+    /// Local arrays whose shape may differ from one allocation to the next (pushed to,
+    /// or of a length computed at run time): the reverse of an element's read or write
+    /// needs the adjoint in the shape the array had then, so an allocation overwriting
+    /// it saves the old value (its reverse restores it and shapes the adjoint after it).
+    pub varying_shape: HashSet<V>,
+}
+
+/// The local arrays whose shape may change between allocations (see
+/// [`Facts::varying_shape`]).
+fn varying_shape(f: &Func) -> HashSet<V> {
+    let fixed_count = |n: &Op| matches!(n, Op::Const(_));
+    let mut out = HashSet::new();
+    each_stmt(&f.body, &mut |s| match s {
+        Stmt::Push { dst, .. } | Stmt::PushRow { dst, .. } => {
+            out.insert(*dst);
+        }
+        Stmt::Alloc { dst, init } => {
+            let fixed = match init {
+                Init::List(..) => true,
+                Init::Repeat(_, n, _) => fixed_count(n),
+                Init::CopyOf(p, w) => {
+                    f.vars[p.root].kind == Kind::ParamSeq
+                        && w.as_ref().is_none_or(|(_, n)| fixed_count(n))
+                }
+                Init::Empty => false,
+            };
+            if !fixed {
+                out.insert(*dst);
+            }
+        }
+        Stmt::Call(c) => {
+            out.extend(c.result_array);
+            out.extend(c.out_array.map(|(values, _)| values));
+        }
+        _ => {}
+    });
+    out
 }
 
 /// Passes after which a fixed point is a bug (each pass adds to a finite set).
@@ -51,6 +88,7 @@ pub fn analyse(f: &Func) -> Result<Facts, String> {
         remat: HashSet::new(),
         rev_work: HashSet::new(),
         read_back: HashSet::new(),
+        varying_shape: varying_shape(f),
     };
     remat(&f.body, f, &mut facts);
     for pass in 0.. {
@@ -223,7 +261,13 @@ impl Facts {
         }
         match s {
             Stmt::Set { dst, rhs } => self.rhs_reads(*dst, rhs),
-            Stmt::Load { place, .. } | Stmt::Store { place, .. } => index_vars(place),
+            Stmt::Load { place, .. } | Stmt::Store { place, .. } => {
+                let mut v = index_vars(place);
+                if self.varying_shape.contains(&place.root) {
+                    v.push(place.root);
+                }
+                v
+            }
             Stmt::Alloc {
                 init: Init::CopyOf(p, w),
                 ..
