@@ -193,10 +193,10 @@ impl Visit for H<'_> {
             }
             Kind::For(_, _, it, _) if matches!(it.peel().kind, Kind::Local(..)) => self.seq(it),
             Kind::Return(Some(x)) if self.ret_float => self.float(x),
-            // `f64::max(a, b)`, `f64::log(x, b)`: an associated function of `f64` takes
-            // `f64`s.
+            // `f64::max(a, b)`, `f64::log(x, b)`: a scalar function of the catalogue takes
+            // numbers.
             Kind::Call(f, args) => {
-                if let Some(name) = f64_path(f) {
+                if let Some(name) = scalar_fn(f) {
                     // `f64::powi(x, n)`: `n` is an integer.
                     let n = if name == "powi" { 1 } else { args.len() };
                     args.iter().take(n).for_each(|a| self.float(a));
@@ -236,9 +236,9 @@ impl Visit for H<'_> {
     }
 }
 
-/// `NAME` of a path `f64::NAME` naming a function of the catalogue (`f64::max`, not
-/// `f64::from`).
-fn f64_path(f: &Expr) -> Option<String> {
+/// The catalogue function a call's path names (`f64::max`, `Real::exp`, fazang's free
+/// `sqrt`), as the lowering classifies calls; not `f64::from`.
+fn scalar_fn(f: &Expr) -> Option<&'static str> {
     let Kind::Path(p) = &f.peel().kind else {
         return None;
     };
@@ -248,10 +248,7 @@ fn f64_path(f: &Expr) -> Option<String> {
         .iter()
         .map(|s| s.ident.to_string())
         .collect();
-    match segs.as_slice() {
-        [ty, name] if ty == "f64" && crate::catalogue::get(name).is_some() => Some(name.clone()),
-        _ => None,
-    }
+    super::call::scalar_fn_path(&segs).map(|fun| fun.name)
 }
 
 fn arithmetic(op: &BinOp) -> bool {
