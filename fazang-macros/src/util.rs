@@ -49,6 +49,12 @@ pub fn with_item(e: syn::Error, item: TokenStream) -> TokenStream {
 }
 
 /// Whether `ty` is the type `f64`.
+/// A path's segment names (`f64::max` -> `["f64", "max"]`), as the lowering and the
+/// analyses classify calls and constants by them.
+pub fn path_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 pub fn is_f64(ty: &Type) -> bool {
     match ty {
         Type::Path(tp) => tp.qself.is_none() && tp.path.is_ident("f64"),

@@ -94,12 +94,7 @@ impl<'a> Walk<'a> {
         let Kind::Path(p) = &f.peel().kind else {
             return Abs::Unknown(act);
         };
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs: Vec<String> = crate::util::path_names(&p.path);
         let last = segs.last().map(String::as_str).unwrap_or("");
         let first_is_f64 = segs.len() == 2 && segs[0] == "f64";
         if let Some(c) = known_callee(self.callees, &segs, false) {

@@ -16,12 +16,7 @@ pub(super) fn lit(l: &Lit) -> Abs {
 }
 
 pub(super) fn path_value(p: &syn::ExprPath) -> Abs {
-    let segs: Vec<String> = p
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
+    let segs: Vec<String> = crate::util::path_names(&p.path);
     if is_float_const(&segs) && !(segs.len() == 2 && segs[0] != "f64" && segs[0] != "consts") {
         return Abs::Float(false);
     }

@@ -37,12 +37,7 @@ impl Gen<'_> {
             let xs: Vec<_> = args.iter().map(|a| self.expr(a)).collect();
             return quote_spanned!(self.sp=> #fx(#(#xs),*));
         };
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs: Vec<String> = crate::util::path_names(&p.path);
         if let Some(c) = known_callee(self.callees, &segs, false) {
             let xs = self.known_args(&c.params.clone(), args, any_active);
             return quote_spanned!(self.sp=> #fx(#(#xs),*));

@@ -20,12 +20,7 @@ impl<'a> Lower<'a> {
         let MKind::Path(p) = &f.peel().kind else {
             return no("a call of a computed function");
         };
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs: Vec<String> = crate::util::path_names(&p.path);
         let last = segs.last().map(String::as_str).unwrap_or("");
         if let Some(fun) = scalar_fn_path(&segs) {
             let vals = args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?;
@@ -224,12 +219,7 @@ impl<'a> Lower<'a> {
 
     /// A function path applied to values (`f64::max` in `fold`, a helper in `map`).
     pub fn call_path_values(&mut self, p: &syn::ExprPath, args: Vec<Val>) -> R<Val> {
-        let segs: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segs: Vec<String> = crate::util::path_names(&p.path);
         if let Some(fun) = scalar_fn_path(&segs) {
             return self.fun(fun, args);
         }

@@ -25,12 +25,7 @@ impl<'a> Lower<'a> {
         match &x.peel().kind {
             MKind::Call(f, _) => match &f.peel().kind {
                 MKind::Path(p) => {
-                    let segs: Vec<String> = p
-                        .path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect();
+                    let segs: Vec<String> = crate::util::path_names(&p.path);
                     scalar_fn_path(&segs).is_none()
                         && !matches!(segs.last().map(String::as_str), Some("Some" | "Ok" | "Err"))
                 }
@@ -48,12 +43,7 @@ impl<'a> Lower<'a> {
                 let MKind::Path(p) = &func.peel().kind else {
                     return no("a call of a computed function");
                 };
-                let segs: Vec<String> = p
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
+                let segs: Vec<String> = crate::util::path_names(&p.path);
                 let callee = self.path_callee(p, &segs);
                 self.opaque(x, callee, args, f)
             }

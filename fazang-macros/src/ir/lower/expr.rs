@@ -183,12 +183,7 @@ impl<'a> Lower<'a> {
             }
         }
         if let MKind::Path(p) = &e.peel().kind {
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs: Vec<String> = crate::util::path_names(&p.path);
             if crate::model::known::is_float_const(&segs) {
                 return Ok(Val::F(Op::Const(toks(quote!(#p)))));
             }
@@ -457,12 +452,7 @@ pub fn const_expr(e: &MExpr) -> Option<Val> {
             _ => None,
         },
         MKind::Path(p) => {
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
+            let segs: Vec<String> = crate::util::path_names(&p.path);
             crate::model::known::is_float_const(&segs).then(|| Val::F(Op::Const(toks(quote!(#p)))))
         }
         MKind::Binary(op, l, r) if Arith::of(op).is_some() => {

@@ -242,12 +242,7 @@ fn scalar_fn(f: &Expr) -> Option<&'static str> {
     let Kind::Path(p) = &f.peel().kind else {
         return None;
     };
-    let segs: Vec<String> = p
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
+    let segs: Vec<String> = crate::util::path_names(&p.path);
     super::call::scalar_fn_path(&segs).map(|fun| fun.name)
 }
 
